@@ -1,0 +1,31 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Anna",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CoreJS", targets: ["CoreJS"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // The only C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+        // The engine wrapper and the CommonJS runtime; the one target that imports CJavaScriptCore.
+        .target(
+            name: "CoreJS",
+            dependencies: [
+                "CJavaScriptCore",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .testTarget(name: "CoreJSTests", dependencies: ["CoreJS"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

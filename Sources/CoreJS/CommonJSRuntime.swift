@@ -1,0 +1,151 @@
+/// A tiny Node-like environment in a ``JavaScriptContext``: CommonJS modules, `require`,
+/// `console`, `global`, and file access confined to allowed roots.
+///
+/// ```swift
+/// let runtime = try CommonJSRuntime(configuration: .init(searchPaths: ["/opt/anna/js"]))
+/// let exports = try runtime.load(entry: "/app/analytics/index.js")
+/// ```
+///
+/// Like its context, a runtime is used from one thread or serial queue.
+public final class CommonJSRuntime {
+    /// How a runtime finds, reads and prints.
+    public struct Configuration: Sendable {
+        /// Folders searched for bare requests (`require('anna')`) after `node_modules` folders.
+        public var searchPaths: [String]
+        /// Folders modules may be read from; `nil` means the search paths plus the folder of
+        /// every entry loaded with ``CommonJSRuntime/load(entry:)``.
+        public var allowedRoots: [String]?
+        /// Where module files come from.
+        public var fileAccess: any FileAccess
+        /// Where `console` output goes.
+        public var console: Console
+        /// The folder the global `require` resolves relative requests from.
+        public var baseDirectory: String
+
+        /// Creates a configuration; by default files come from disk and `console` prints to
+        /// standard output.
+        public init(
+            searchPaths: [String] = [],
+            allowedRoots: [String]? = nil,
+            fileAccess: any FileAccess = LocalFileAccess(),
+            console: Console = .standard,
+            baseDirectory: String = "/"
+        ) {
+            self.searchPaths = searchPaths
+            self.allowedRoots = allowedRoots
+            self.fileAccess = fileAccess
+            self.console = console
+            self.baseDirectory = baseDirectory
+        }
+    }
+
+    /// The context the modules run in.
+    public let context: JavaScriptContext
+    /// The configuration the runtime was made with.
+    public let configuration: Configuration
+    private var resolver: ModuleResolver
+    private var makeRequire: JavaScriptValue!
+
+    /// Installs `require`, `console`, `global` into `context`.
+    /// - Throws: ``JavaScriptError`` if the bootstrap cannot run (e.g. the context is unusable).
+    public init(context: JavaScriptContext = JavaScriptContext(), configuration: Configuration = .init()) throws {
+        self.context = context
+        self.configuration = configuration
+        resolver = ModuleResolver(
+            fileAccess: configuration.fileAccess, searchPaths: configuration.searchPaths,
+            allowedRoots: configuration.allowedRoots ?? configuration.searchPaths)
+        let install = try context.evaluate(CommonJSBootstrap.source, sourceURL: CommonJSBootstrap.sourceURL)
+        makeRequire = try install.call([makeNativeHelpers()], operation: "installing the module runtime")
+        let globalRequire = try makeRequire.call([context.makeValue(.string(configuration.baseDirectory))])
+        try context.globalObject.setProperty("require", globalRequire)
+    }
+
+    /// The canonical folders modules may currently be read from.
+    public var allowedRoots: [String] { resolver.allowedRoots }
+
+    /// Requires `request` as if from a module in `directory` (default: the base directory).
+    /// - Returns: the module's `exports`.
+    /// - Throws: ``JavaScriptError`` carrying the module error or the module's own exception.
+    @discardableResult
+    public func require(_ request: String, from directory: String? = nil) throws -> JavaScriptValue {
+        let require = try makeRequire.call([context.makeValue(.string(directory ?? configuration.baseDirectory))])
+        return try require.call([context.makeValue(.string(request))], operation: "requiring '\(request)'")
+    }
+
+    /// Loads the module at the absolute path `entry`. Unless roots were configured, the
+    /// entry's folder becomes an allowed root.
+    /// - Returns: the module's `exports`.
+    @discardableResult
+    public func load(entry: String) throws -> JavaScriptValue {
+        let path = ModulePath.normalize(entry)
+        if configuration.allowedRoots == nil {
+            let folder = configuration.fileAccess.isDirectory(atPath: path) ? path : ModulePath.directory(of: path)
+            addAllowedRoot(folder)
+        }
+        return try require(path)
+    }
+
+    /// Allows reading modules below `folder` too.
+    public func addAllowedRoot(_ folder: String) {
+        let canonical = configuration.fileAccess.canonicalPath(ModulePath.normalize(folder))
+        if !resolver.allowedRoots.contains(canonical) { resolver.allowedRoots.append(canonical) }
+    }
+
+    /// Resolves like `require.resolve` from `directory`.
+    public func resolve(_ request: String, from directory: String) throws -> String {
+        try resolver.resolve(request, from: directory)
+    }
+
+    private func makeNativeHelpers() throws -> JavaScriptValue {
+        let helpers = try context.evaluate("({})", sourceURL: CommonJSBootstrap.sourceURL)
+        try helpers.setProperty("resolve", nativeFunction("resolve") { runtime, arguments in
+            let request = arguments.first?.toString() ?? ""
+            let directory = arguments.count > 1 ? arguments[1].toString() : runtime.configuration.baseDirectory
+            return runtime.context.makeValue(.string(try runtime.resolver.resolve(request, from: directory)))
+        })
+        try helpers.setProperty("read", nativeFunction("read") { runtime, arguments in
+            runtime.context.makeValue(.string(try runtime.readModule(arguments.first?.toString() ?? "")))
+        })
+        try helpers.setProperty("compile", nativeFunction("compile") { runtime, arguments in
+            let path = arguments.first?.toString() ?? ""
+            return try runtime.context.compileFunction(
+                parameters: ["exports", "require", "module", "__filename", "__dirname"],
+                body: Self.scriptBody(try runtime.readModule(path)), sourceURL: path)
+        })
+        try helpers.setProperty("write", nativeFunction("write") { runtime, arguments in
+            let level = Int(arguments.first?.toJSON().numberValue ?? 0)
+            runtime.configuration.console.write(level: level, line: arguments.count > 1 ? arguments[1].toString() : "")
+            return runtime.context.undefined
+        })
+        return helpers
+    }
+
+    /// A native helper that holds the runtime weakly (the context must not keep its owner alive).
+    private func nativeFunction(
+        _ name: String, _ body: @escaping (CommonJSRuntime, [JavaScriptValue]) throws -> JavaScriptValue
+    ) -> JavaScriptValue {
+        context.makeFunction(name: name) { [weak self] _, arguments in
+            guard let self else { throw ModuleError.unreadable(path: name, reason: "the module runtime is gone") }
+            return try body(self, arguments)
+        }
+    }
+
+    private func readModule(_ path: String) throws -> String {
+        let canonical = configuration.fileAccess.canonicalPath(path)
+        guard resolver.isAllowed(canonical) else {
+            throw ModuleError.outsideAllowedRoots(request: path, path: canonical, roots: resolver.allowedRoots)
+        }
+        do {
+            return try configuration.fileAccess.readFile(atPath: canonical)
+        } catch {
+            throw ModuleError.unreadable(path: path, reason: error.localizedDescription)
+        }
+    }
+
+    /// Drops a byte-order mark and turns a `#!` line into a comment (keeping line numbers).
+    static func scriptBody(_ source: String) -> String {
+        var body = source.hasPrefix("\u{FEFF}") ? String(source.dropFirst()) : source
+        if body.hasPrefix("#!") { body = "//" + body.dropFirst(2) }
+        return body
+    }
+}

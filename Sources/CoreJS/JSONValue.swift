@@ -1,0 +1,117 @@
+import OrderedCollections
+
+/// A JSON-like value that crosses the boundary between Swift and JavaScript.
+///
+/// `undefined` is kept apart from `null`, and objects remember the order of their keys (so
+/// results print the way a task wrote them) while comparing equal regardless of that order.
+///
+/// Converting a JavaScript value follows the rules of `JSON.stringify`, with these additions:
+/// - a top-level `undefined`, function or symbol becomes ``undefined``;
+/// - inside an object, properties holding `undefined`, a function or a symbol are left out;
+///   inside an array those elements become ``null``;
+/// - `NaN` and `±Infinity` become ``null``; a `BigInt` becomes its decimal string;
+/// - a `Date` becomes its ISO 8601 string; an `Error` becomes `{ "name", "message" }`;
+/// - an object that contains itself (a cycle) has the repeated reference replaced by the
+///   string `"[Circular]"`.
+///
+/// ```swift
+/// let value: JSONValue = ["action": "selected", "index": 3, "tags": ["a", "b"]]
+/// ```
+public enum JSONValue: Sendable {
+    /// JavaScript's `undefined`: no value at all.
+    case undefined
+    /// JavaScript's and JSON's `null`.
+    case null
+    /// A boolean.
+    case bool(Bool)
+    /// A finite IEEE 754 double, the only number type of JavaScript.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array of values.
+    case array([JSONValue])
+    /// An object: keys in the order they were written.
+    case object(OrderedDictionary<String, JSONValue>)
+}
+
+extension JSONValue: Equatable {
+    /// Objects are equal when they hold the same keys with equal values, in any order.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.undefined, .undefined), (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            guard a.count == b.count else { return false }
+            return a.allSatisfy { key, value in b[key] == value }
+        default: return false
+        }
+    }
+}
+
+extension JSONValue {
+    /// The string, when this is a string.
+    public var stringValue: String? {
+        if case let .string(value) = self { return value }
+        return nil
+    }
+
+    /// The number, when this is a number.
+    public var numberValue: Double? {
+        if case let .number(value) = self { return value }
+        return nil
+    }
+
+    /// The boolean, when this is a boolean.
+    public var boolValue: Bool? {
+        if case let .bool(value) = self { return value }
+        return nil
+    }
+
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case let .array(value) = self { return value }
+        return nil
+    }
+
+    /// The members, when this is an object.
+    public var objectValue: OrderedDictionary<String, JSONValue>? {
+        if case let .object(value) = self { return value }
+        return nil
+    }
+
+    /// The member named `key` of an object, or `nil` for a missing key or a non-object.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+
+    /// The element at `index` of an array, or `nil` when out of range or not an array.
+    public subscript(index: Int) -> JSONValue? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// `nil` is `null`.
+    public init(nilLiteral: ()) { self = .null }
+    /// A boolean literal.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An integer literal, stored as a double.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// A floating-point literal.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// A string literal.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An array literal.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// A dictionary literal; keys keep the order written.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

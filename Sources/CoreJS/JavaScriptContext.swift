@@ -1,0 +1,240 @@
+internal import CJavaScriptCore
+
+/// One JavaScriptCore global context with its own context group and execution time limit.
+///
+/// A context is not thread-safe: create it and use it (and every ``JavaScriptValue`` it makes)
+/// on one thread or serial queue. It is released when the last reference to it, including the
+/// references values keep, goes away.
+///
+/// ```swift
+/// let context = JavaScriptContext(executionTimeLimit: 2)
+/// let sum = try context.evaluate("1 + 2", sourceURL: "/inline.js").toJSON()   // .number(3)
+/// ```
+public final class JavaScriptContext {
+    let contextRef: JSGlobalContextRef
+    private let groupRef: JSContextGroupRef
+    private let watchdog = Watchdog()
+    private let nativeFunctionClass: JSClassRef
+    private var errorConstructor: JSObjectRef?
+
+    /// Seconds a script or call may run (per entry from Swift) before it is stopped.
+    public let executionTimeLimit: Double
+
+    /// Creates a context.
+    /// - Parameter executionTimeLimit: seconds of CPU time one evaluation or call may take
+    ///   before it is stopped with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
+    public init(executionTimeLimit: Double = 2) {
+        self.executionTimeLimit = executionTimeLimit
+        groupRef = JSContextGroupCreate()
+        contextRef = JSGlobalContextCreateInGroup(groupRef, nil)
+        var definition = kJSClassDefinitionEmpty
+        definition.className = UnsafeRawPointer(nativeFunctionClassName.utf8Start).assumingMemoryBound(to: CChar.self)
+        definition.callAsFunction = nativeFunctionCall
+        definition.finalize = nativeFunctionFinalize
+        nativeFunctionClass = JSClassCreate(&definition)
+        JSContextGroupSetExecutionTimeLimit(
+            groupRef, executionTimeLimit,
+            { _, info in
+                if let info { Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue().fired = true }
+                return true
+            },
+            Unmanaged.passUnretained(watchdog).toOpaque())
+        let global = JSContextGetGlobalObject(contextRef)
+        withJSString("Error") { name in
+            let constructor = JSObjectGetProperty(contextRef, global, name, nil)
+            if let constructor, JSValueIsObject(contextRef, constructor) {
+                JSValueProtect(contextRef, constructor)
+                errorConstructor = JSValueToObject(contextRef, constructor, nil)
+            }
+        }
+    }
+
+    deinit {
+        if let errorConstructor { JSValueUnprotect(contextRef, errorConstructor) }
+        JSContextGroupClearExecutionTimeLimit(groupRef)
+        JSGlobalContextRelease(contextRef)
+        JSClassRelease(nativeFunctionClass)
+        JSContextGroupRelease(groupRef)
+    }
+
+    /// The global object (`globalThis`).
+    public var globalObject: JavaScriptValue {
+        JavaScriptValue(JSContextGetGlobalObject(contextRef), in: self)
+    }
+
+    /// JavaScript's `undefined`.
+    public var undefined: JavaScriptValue {
+        JavaScriptValue(JSValueMakeUndefined(contextRef), in: self)
+    }
+
+    /// Evaluates a script as a program, attributing it to `sourceURL` from `startingLine` on.
+    ///
+    /// - Returns: the completion value of the script.
+    /// - Throws: ``JavaScriptError`` when the script throws, has a syntax error (reported with
+    ///   its file and line) or runs past the time limit.
+    @discardableResult
+    public func evaluate(_ script: String, sourceURL: String, startingLine: Int = 1) throws -> JavaScriptValue {
+        let result = try withJSString(script) { source in
+            try withJSString(sourceURL) { url in
+                try trying("evaluating \(sourceURL)") {
+                    JSEvaluateScript(contextRef, source, nil, url, Int32(clamping: startingLine), $0)
+                }
+            }
+        }
+        return JavaScriptValue(result ?? JSValueMakeUndefined(contextRef), in: self)
+    }
+
+    /// Checks a script for syntax errors without running it.
+    /// - Throws: ``JavaScriptError/exception(_:)`` with the `SyntaxError`, its file and line.
+    public func checkSyntax(_ script: String, sourceURL: String, startingLine: Int = 1) throws {
+        _ = try withJSString(script) { source in
+            try withJSString(sourceURL) { url in
+                try trying("checking \(sourceURL)") {
+                    JSCheckScriptSyntax(contextRef, source, url, Int32(clamping: startingLine), $0)
+                }
+            }
+        }
+    }
+
+    /// Compiles `body` as a function with the given parameter names, attributed to `sourceURL`
+    /// so that stack traces and syntax errors point at the right file and line.
+    ///
+    /// The function header is put on the body's first line (as Node does): lines are exact,
+    /// columns on the first line are shifted by the header's length.
+    /// (`JSObjectMakeFunction` would number the body from `startingLine + 2` and cannot go lower.)
+    public func compileFunction(
+        parameters: [String], body: String, sourceURL: String, startingLine: Int = 1
+    ) throws -> JavaScriptValue {
+        let source = "(function (\(parameters.joined(separator: ", "))) {" + body + "\n})"
+        let function = try evaluate(source, sourceURL: sourceURL, startingLine: startingLine)
+        guard function.isFunction else {
+            throw JavaScriptError.typeMismatch("compiling \(sourceURL) gave no function")
+        }
+        return function
+    }
+
+    /// Makes a JavaScript function that runs a Swift closure.
+    ///
+    /// The closure gets `this` and the arguments; what it throws is thrown into JavaScript
+    /// (see ``JavaScriptThrowable``). The function keeps the closure alive until it is
+    /// garbage-collected, so the closure must not strongly capture this context.
+    public func makeFunction(
+        name: String,
+        _ body: @escaping (_ this: JavaScriptValue, _ arguments: [JavaScriptValue]) throws -> JavaScriptValue
+    ) -> JavaScriptValue {
+        let box = NativeFunction(context: self, body: body)
+        let object = JSObjectMake(contextRef, nativeFunctionClass, Unmanaged.passRetained(box).toOpaque())!
+        let function = JavaScriptValue(object, in: self)
+        withJSString("name") { key in
+            withJSString(name) { value in
+                JSObjectSetProperty(
+                    contextRef, object, key, JSValueMakeString(contextRef, value),
+                    JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontEnum), nil)
+            }
+        }
+        // A JSClass object is not a real Function: give it Function.prototype so `.call`/`.bind` work.
+        if let functionPrototype = try? globalObject.property("Function").property("prototype") {
+            JSObjectSetPrototype(contextRef, object, functionPrototype.ref)
+        }
+        return function
+    }
+
+    /// Converts JSON-like data into a new JavaScript value.
+    public func makeValue(_ value: JSONValue) -> JavaScriptValue {
+        JavaScriptValue(makeRef(value), in: self)
+    }
+
+    /// Makes an `Error` object with `name`, `message` and extra properties.
+    public func makeError(name: String, message: String, properties: [String: JSONValue] = [:]) -> JavaScriptValue {
+        JavaScriptValue(makeErrorRef(name: name, message: message, properties: properties), in: self)
+    }
+
+    /// Runs a full garbage collection (useful in tests and benchmarks).
+    public func collectGarbage() {
+        JSGarbageCollect(contextRef)
+    }
+
+    // MARK: - Internals shared by the wrapper types
+
+    /// The one place that turns a JavaScriptCore exception out-parameter into a Swift error.
+    func trying<Result>(
+        _ operation: @autoclosure () -> String, _ body: (UnsafeMutablePointer<JSValueRef?>) -> Result
+    ) throws -> Result {
+        var exception: JSValueRef?
+        let result = body(&exception)
+        if let exception {
+            if watchdog.fired {
+                watchdog.fired = false
+                throw JavaScriptError.executionTimeLimitExceeded(
+                    operation: operation(), limitSeconds: executionTimeLimit)
+            }
+            throw JavaScriptError.exception(makeException(from: exception))
+        }
+        return result
+    }
+
+    func makeErrorRef(name: String, message: String, properties: [String: JSONValue]) -> JSValueRef {
+        let messageRef = makeRef(.string(message))
+        var arguments: [JSValueRef?] = [messageRef]
+        let error = JSObjectMakeError(contextRef, 1, &arguments, nil)!
+        var members = properties
+        members["name"] = .string(name)
+        for (key, value) in members {
+            let valueRef = makeRef(value)
+            withJSString(key) { JSObjectSetProperty(contextRef, error, $0, valueRef, 0, nil) }
+        }
+        return error
+    }
+
+    func isError(_ object: JSObjectRef) -> Bool {
+        guard let errorConstructor else { return false }
+        return JSValueIsInstanceOfConstructor(contextRef, object, errorConstructor, nil)
+    }
+
+    private func makeException(from thrown: JSValueRef) -> JavaScriptException {
+        guard JSValueIsObject(contextRef, thrown), let object = JSValueToObject(contextRef, thrown, nil) else {
+            return JavaScriptException(
+                name: "Error", message: describe(thrown), thrownValue: jsonValue(from: thrown))
+        }
+        func member(_ key: String) -> JSValueRef? {
+            let value = withJSString(key) { JSObjectGetProperty(contextRef, object, $0, nil) }
+            guard let value, !JSValueIsUndefined(contextRef, value), !JSValueIsNull(contextRef, value) else {
+                return nil
+            }
+            return value
+        }
+        func integer(_ key: String) -> Int? {
+            member(key).map { Int(JSValueToNumber(contextRef, $0, nil)) }
+        }
+        let stack = member("stack").map(describe).flatMap { $0.isEmpty ? nil : $0 }
+        var thrownValue = jsonValue(from: thrown)
+        if case var .object(members) = thrownValue {
+            members.removeValue(forKey: "line")
+            members.removeValue(forKey: "column")
+            members.removeValue(forKey: "sourceURL")
+            thrownValue = .object(members)
+        }
+        return JavaScriptException(
+            name: member("name").map(describe) ?? "Error",
+            message: member("message").map(describe) ?? describe(thrown),
+            sourceURL: member("sourceURL").map(describe),
+            line: integer("line"),
+            column: integer("column"),
+            stack: stack,
+            thrownValue: thrownValue)
+    }
+
+    /// `String(value)` in JavaScript, without letting a throwing `toString` escape.
+    func describe(_ value: JSValueRef) -> String {
+        guard let string = JSValueToStringCopy(contextRef, value, nil) else { return "<unprintable>" }
+        defer { JSStringRelease(string) }
+        return String(jsString: string)
+    }
+}
+
+/// Notices that the time limit fired, so the error can say so instead of a bare termination.
+private final class Watchdog {
+    var fired = false
+}
+
+private let nativeFunctionClassName: StaticString = "NativeFunction"

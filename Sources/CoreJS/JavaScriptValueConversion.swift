@@ -1,0 +1,107 @@
+internal import CJavaScriptCore
+import OrderedCollections
+
+extension JavaScriptContext {
+    /// Builds a JavaScript value from JSON-like data.
+    func makeRef(_ value: JSONValue) -> JSValueRef {
+        switch value {
+        case .undefined: return JSValueMakeUndefined(contextRef)
+        case .null: return JSValueMakeNull(contextRef)
+        case let .bool(flag): return JSValueMakeBoolean(contextRef, flag)
+        case let .number(number): return JSValueMakeNumber(contextRef, number)
+        case let .string(string): return withJSString(string) { JSValueMakeString(contextRef, $0) }
+        case let .array(elements):
+            var refs = elements.map { Optional(makeRef($0)) }
+            return JSObjectMakeArray(contextRef, refs.count, &refs, nil)
+        case let .object(members):
+            let object = JSObjectMake(contextRef, nil, nil)!
+            for (key, member) in members {
+                let memberRef = makeRef(member)
+                withJSString(key) { JSObjectSetProperty(contextRef, object, $0, memberRef, 0, nil) }
+            }
+            return object
+        }
+    }
+
+    /// Reads a JavaScript value as JSON-like data (rules on ``JSONValue``).
+    func jsonValue(from ref: JSValueRef) -> JSONValue {
+        var ancestors: [JSObjectRef] = []
+        return convert(ref, ancestors: &ancestors) ?? .undefined
+    }
+
+    /// `nil` means "not representable" (undefined, function, symbol): dropped from objects.
+    private func convert(_ ref: JSValueRef, ancestors: inout [JSObjectRef]) -> JSONValue? {
+        switch JSValueGetType(contextRef, ref) {
+        case kJSTypeNull:
+            return .null
+        case kJSTypeBoolean:
+            return .bool(JSValueToBoolean(contextRef, ref))
+        case kJSTypeNumber:
+            let number = JSValueToNumber(contextRef, ref, nil)
+            return number.isFinite ? .number(number) : .null
+        case kJSTypeString:
+            return .string(describe(ref))
+        case kJSTypeBigInt:
+            return .string(describe(ref))
+        case kJSTypeObject:
+            guard let object = JSValueToObject(contextRef, ref, nil) else { return nil }
+            if JSObjectIsFunction(contextRef, object) { return nil }
+            if ancestors.contains(object) { return .string("[Circular]") }
+            ancestors.append(object)
+            defer { ancestors.removeLast() }
+            if JSValueIsArray(contextRef, ref) { return .array(convertArray(object, ancestors: &ancestors)) }
+            if JSValueIsDate(contextRef, ref) { return isoString(of: object) }
+            if isError(object) { return errorSummary(of: object, ancestors: &ancestors) }
+            return .object(convertObject(object, ancestors: &ancestors))
+        default:  // undefined, symbol
+            return nil
+        }
+    }
+
+    private func convertArray(_ array: JSObjectRef, ancestors: inout [JSObjectRef]) -> [JSONValue] {
+        let lengthRef = withJSString("length") { JSObjectGetProperty(contextRef, array, $0, nil) }
+        let length = lengthRef.map { Int(JSValueToNumber(contextRef, $0, nil)) } ?? 0
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(length)
+        for index in 0..<length {
+            let element = JSObjectGetPropertyAtIndex(contextRef, array, UInt32(index), nil)
+            elements.append(element.flatMap { convert($0, ancestors: &ancestors) } ?? .null)
+        }
+        return elements
+    }
+
+    private func convertObject(
+        _ object: JSObjectRef, ancestors: inout [JSObjectRef]
+    ) -> OrderedDictionary<String, JSONValue> {
+        let names = JSObjectCopyPropertyNames(contextRef, object)!
+        defer { JSPropertyNameArrayRelease(names) }
+        let count = JSPropertyNameArrayGetCount(names)
+        var members = OrderedDictionary<String, JSONValue>(minimumCapacity: count)
+        for position in 0..<count {
+            let name = JSPropertyNameArrayGetNameAtIndex(names, position)!
+            guard let member = JSObjectGetProperty(contextRef, object, name, nil),
+                let value = convert(member, ancestors: &ancestors)
+            else { continue }
+            members[String(jsString: name)] = value
+        }
+        return members
+    }
+
+    private func isoString(of date: JSObjectRef) -> JSONValue {
+        guard let method = withJSString("toISOString", { JSObjectGetProperty(contextRef, date, $0, nil) }),
+            let function = JSValueToObject(contextRef, method, nil),
+            let text = JSObjectCallAsFunction(contextRef, function, date, 0, nil, nil)
+        else { return .null }
+        return JSValueIsString(contextRef, text) ? .string(describe(text)) : .null
+    }
+
+    /// `name` and `message` (not enumerable on errors) followed by the own enumerable members.
+    private func errorSummary(of error: JSObjectRef, ancestors: inout [JSObjectRef]) -> JSONValue {
+        func text(_ key: String) -> String {
+            withJSString(key) { JSObjectGetProperty(contextRef, error, $0, nil) }.map(describe) ?? ""
+        }
+        var members: OrderedDictionary<String, JSONValue> = ["name": .string(text("name")), "message": .string(text("message"))]
+        members.merge(convertObject(error, ancestors: &ancestors)) { _, enumerable in enumerable }
+        return .object(members)
+    }
+}

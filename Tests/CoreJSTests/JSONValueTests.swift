@@ -1,0 +1,115 @@
+import CoreJS
+import Testing
+
+@Suite("JSONValue conversion between Swift and JavaScript")
+struct JSONValueTests {
+    let context = JavaScriptContext()
+
+    static let roundTrips: [JSONValue] = [
+        .undefined, .null, true, false, 0, -1.5, 9_007_199_254_740_991, 1e300, -2e-300,
+        "", "plain", "ünïcødé ✓ 日本語 👩‍👩‍👧", "quote \" backslash \\ newline \n",
+        [], [1, "two", nil, [3, [4]]],
+        ["nested": ["deeper": ["deepest": [1, 2, ["k": "v"]]]], "flag": false],
+        ["emoji 🎉 key": "value"],
+    ]
+
+    @Test("Swift → JS → Swift keeps the value", arguments: roundTrips)
+    func roundTrip(_ value: JSONValue) {
+        #expect(context.makeValue(value).toJSON() == value)
+    }
+
+    @Test("undefined and null stay distinct in both directions")
+    func undefinedIsNotNull() throws {
+        #expect(try context.evaluate("undefined", sourceURL: "/t.js").toJSON() == .undefined)
+        #expect(try context.evaluate("null", sourceURL: "/t.js").toJSON() == .null)
+        let typeOf = try context.evaluate("(function (x) { return typeof x + ':' + (x === null) })", sourceURL: "/t.js")
+        #expect(try typeOf.call([JSONValue.undefined]).toJSON() == "undefined:false")
+        #expect(try typeOf.call([JSONValue.null]).toJSON() == "object:true")
+    }
+
+    @Test("objects keep the key order JavaScript wrote")
+    func keyOrder() throws {
+        let value = try context.evaluate("({ zebra: 1, apple: 2, mango: 3 })", sourceURL: "/t.js").toJSON()
+        #expect(value.objectValue.map { Array($0.keys) } == ["zebra", "apple", "mango"])
+        #expect(value.jsonText == #"{"zebra":1,"apple":2,"mango":3}"#)
+    }
+
+    @Test("values JSON cannot hold follow the documented rules")
+    func conversionRules() throws {
+        let value = try context.evaluate(
+            """
+            const cyclic = { name: 'loop' }; cyclic.self = cyclic;
+            const error = new RangeError('too far'); error.code = 'E_FAR';
+            ({
+              nan: NaN, inf: Infinity, negInf: -Infinity,
+              fn: function () {}, sym: Symbol('s'), undef: undefined,
+              list: [undefined, function () {}, NaN, 1],
+              date: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)),
+              big: 12345678901234567890n,
+              cyclic: cyclic, error: error,
+              shared: [cyclic.name, cyclic.name],
+            })
+            """, sourceURL: "/t.js"
+        ).toJSON()
+        #expect(value["nan"] == .null)
+        #expect(value["inf"] == .null)
+        #expect(value["negInf"] == .null)
+        #expect(value["fn"] == nil)
+        #expect(value["sym"] == nil)
+        #expect(value["undef"] == nil)
+        #expect(value["list"] == [nil, nil, nil, 1])
+        #expect(value["date"] == "2024-01-02T03:04:05.000Z")
+        #expect(value["big"] == "12345678901234567890")
+        #expect(value["cyclic"] == ["name": "loop", "self": "[Circular]"])
+        #expect(value["error"] == ["name": "RangeError", "message": "too far", "code": "E_FAR"])
+        #expect(value["shared"] == ["loop", "loop"])
+        #expect(try context.evaluate("(function () {})", sourceURL: "/t.js").toJSON() == .undefined)
+        #expect(try context.evaluate("Symbol('top')", sourceURL: "/t.js").toJSON() == .undefined)
+    }
+
+    @Test("a shared (non-cyclic) object is converted at every place it appears")
+    func sharedReferences() throws {
+        let value = try context.evaluate("const o = { a: 1 }; ({ x: o, y: [o, o] })", sourceURL: "/t.js").toJSON()
+        #expect(value == ["x": ["a": 1], "y": [["a": 1], ["a": 1]]])
+    }
+
+    @Test("equality ignores key order, encoding keeps it")
+    func equality() throws {
+        let a: JSONValue = ["a": 1, "b": 2]
+        let b: JSONValue = ["b": 2, "a": 1]
+        #expect(a == b)
+        #expect(a.jsonText == #"{"a":1,"b":2}"#)
+        #expect(b.jsonText == #"{"b":2,"a":1}"#)
+        #expect(JSONValue.undefined != .null)
+    }
+
+    @Test("JSON text parses with key order and reports the column of an error")
+    func parsing() throws {
+        let text = #"{"op":"event","id":[7,"row",2],"n":-1.25e2,"s":"\u00e9\ud83d\ude00\n","ok":true,"nil":null}"#
+        let value = try JSONValue(parsing: text)
+        #expect(value["op"] == "event")
+        #expect(value["id"] == [7, "row", 2])
+        #expect(value["n"] == -125)
+        #expect(value["s"] == "é😀\n")
+        #expect(value.jsonText == #"{"op":"event","id":[7,"row",2],"n":-125,"s":"é😀\n","ok":true,"nil":null}"#)
+        #expect(throws: JSONParseError(reason: "expected ':' after an object key", column: 7)) {
+            try JSONValue(parsing: #"{"op" 1}"#)
+        }
+        #expect(throws: JSONParseError(reason: "unexpected text after the JSON value", column: 4)) {
+            try JSONValue(parsing: "{} x")
+        }
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: "[1,]") }
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: "\"open") }
+    }
+
+    @Test("Codable encodes and decodes through Foundation's JSON coders")
+    func codable() throws {
+        let value: JSONValue = ["name": "x", "list": [1, true, nil], "gone": .undefined]
+        let data = try JSONEncoder().encode(value)
+        var expected = value.objectValue!
+        expected.removeValue(forKey: "gone")
+        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == .object(expected))
+    }
+}
+
+import Foundation

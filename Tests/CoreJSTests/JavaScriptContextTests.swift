@@ -1,0 +1,177 @@
+import CoreJS
+import Foundation
+import Testing
+
+@Suite("JavaScript context: evaluation, calls, errors, time limit, memory")
+struct JavaScriptContextTests {
+    @Test("a thrown error carries name, message, file, line, column and stack")
+    func thrownErrorLocation() throws {
+        let context = JavaScriptContext()
+        let error = #expect(throws: JavaScriptError.self) {
+            try context.evaluate(
+                "function inner() {\n  throw new TypeError('wrong type');\n}\ninner();", sourceURL: "/app/boom.js")
+        }
+        let exception = try #require(error?.exception)
+        #expect(exception.name == "TypeError")
+        #expect(exception.message == "wrong type")
+        #expect(exception.sourceURL == "/app/boom.js")
+        #expect(exception.line == 2)
+        #expect(exception.column != nil)
+        #expect(exception.stack?.contains("inner@/app/boom.js:2") == true)
+        #expect(exception.description.hasPrefix("TypeError: wrong type (at /app/boom.js:2:"))
+    }
+
+    @Test("a starting line offsets reported lines")
+    func startingLine() throws {
+        let context = JavaScriptContext()
+        let error = #expect(throws: JavaScriptError.self) {
+            try context.evaluate("\nnull.property", sourceURL: "/app/offset.js", startingLine: 10)
+        }
+        #expect(error?.exception?.line == 11)
+    }
+
+    @Test("a syntax error names the file and line")
+    func syntaxError() throws {
+        let context = JavaScriptContext()
+        let error = #expect(throws: JavaScriptError.self) {
+            try context.evaluate("let fine = 1;\nlet broken = ;\n", sourceURL: "/app/syntax.js")
+        }
+        #expect(error?.exception?.name == "SyntaxError")
+        #expect(error?.exception?.location == "/app/syntax.js:2")
+        let functionError = #expect(throws: JavaScriptError.self) {
+            try context.compileFunction(parameters: ["a"], body: "\n\nlet broken = ;", sourceURL: "/app/body.js")
+        }
+        #expect(functionError?.exception?.location == "/app/body.js:3")
+    }
+
+    @Test("a thrown non-error value is reported with its text and value")
+    func thrownPrimitive() throws {
+        let context = JavaScriptContext()
+        let error = #expect(throws: JavaScriptError.self) {
+            try context.evaluate("throw { reason: 'custom', code: 7 }", sourceURL: "/t.js")
+        }
+        #expect(error?.exception?.thrownValue == ["reason": "custom", "code": 7])
+        let text = #expect(throws: JavaScriptError.self) { try context.evaluate("throw 'plain'", sourceURL: "/t.js") }
+        #expect(text?.exception?.message == "plain")
+    }
+
+    @Test("a runaway loop is stopped and the context stays usable")
+    func executionTimeLimit() throws {
+        let context = JavaScriptContext(executionTimeLimit: 0.2)
+        let error = #expect(throws: JavaScriptError.self) {
+            try context.evaluate("while (true) {}", sourceURL: "/app/spin.js")
+        }
+        #expect(error == .executionTimeLimitExceeded(operation: "evaluating /app/spin.js", limitSeconds: 0.2))
+        #expect(error?.description == "execution time limit exceeded: evaluating /app/spin.js ran longer than 0.2 s and was stopped")
+        #expect(try context.evaluate("6 * 7", sourceURL: "/t.js").toJSON() == 42)
+
+        let spin = try context.evaluate("(function spin() { for (;;) {} })", sourceURL: "/app/fn.js")
+        let callError = #expect(throws: JavaScriptError.self) { try spin.call([JSONValue]()) }
+        #expect(callError == .executionTimeLimitExceeded(operation: "calling 'spin'", limitSeconds: 0.2))
+        let named = #expect(throws: JavaScriptError.self) { try spin.call([JSONValue](), operation: "task 'x'") }
+        #expect(named == .executionTimeLimitExceeded(operation: "task 'x'", limitSeconds: 0.2))
+        #expect(try context.evaluate("'still alive'", sourceURL: "/t.js").toJSON() == "still alive")
+    }
+
+    @Test("the time limit applies per call, not to the context's lifetime")
+    func limitIsPerCall() throws {
+        let context = JavaScriptContext(executionTimeLimit: 0.5)
+        let busy = try context.evaluate(
+            "(function () { const end = Date.now() + 150; while (Date.now() < end) {} return 1 })", sourceURL: "/t.js")
+        for _ in 0..<5 { #expect(try busy.call([JSONValue]()).toJSON() == 1) }
+    }
+
+    @Test("Swift closures become JavaScript functions; Swift errors become JavaScript errors")
+    func nativeFunctions() throws {
+        struct Refusal: JavaScriptThrowable {
+            var javaScriptName: String { "RefusalError" }
+            var javaScriptMessage: String { "refused politely" }
+            var javaScriptProperties: [String: JSONValue] { ["code": "E_REFUSED"] }
+        }
+        let context = JavaScriptContext()
+        let add = context.makeFunction(name: "add") { _, arguments in
+            let sum = arguments.compactMap { $0.toJSON().numberValue }.reduce(0, +)
+            return context.makeValue(.number(sum))
+        }
+        let refuse = context.makeFunction(name: "refuse") { _, _ in throw Refusal() }
+        try context.globalObject.setProperty("add", add)
+        try context.globalObject.setProperty("refuse", refuse)
+        #expect(try context.evaluate("add(1, 2, 3)", sourceURL: "/t.js").toJSON() == 6)
+        #expect(try context.evaluate("add.call(null, 4) + add.apply(null, [5])", sourceURL: "/t.js").toJSON() == 9)
+        #expect(try context.evaluate("add.name", sourceURL: "/t.js").toJSON() == "add")
+        let caught = try context.evaluate(
+            "try { refuse() } catch (e) { ({ name: e.name, message: e.message, code: e.code, isError: e instanceof Error }) }",
+            sourceURL: "/t.js")
+        #expect(caught.toJSON() == ["name": "RefusalError", "message": "refused politely", "code": "E_REFUSED", "isError": true])
+    }
+
+    @Test("calling or constructing a non-function is a type mismatch, not a crash")
+    func nonFunction() throws {
+        let context = JavaScriptContext()
+        let number = context.makeValue(3)
+        #expect(throws: JavaScriptError.self) { try number.call([JSONValue]()) }
+        #expect(throws: JavaScriptError.self) { try number.construct() }
+        #expect(throws: JavaScriptError.self) { try number.property("x") }
+    }
+
+    @Test("constructors and methods can be called")
+    func constructAndInvoke() throws {
+        let context = JavaScriptContext()
+        let counter = try context.evaluate(
+            "(class Counter { constructor(start) { this.n = start } bump() { return ++this.n } })", sourceURL: "/t.js")
+        let instance = try counter.construct([context.makeValue(10)])
+        #expect(try instance.invokeMethod("bump").toJSON() == 11)
+        #expect(instance.isInstance(of: counter))
+    }
+
+    @Test("a context is released when its last owner goes, native functions included")
+    func contextReleased() throws {
+        weak var released: JavaScriptContext?
+        do {
+            let context = JavaScriptContext()
+            released = context
+            try context.globalObject.setProperty("f", context.makeFunction(name: "f") { [weak context] _, _ in
+                context?.makeValue(1) ?? context!.undefined
+            })
+            #expect(try context.evaluate("f() + [1, 2].map(x => ({ x })).length", sourceURL: "/t.js").toJSON() == 3)
+        }
+        #expect(released == nil)
+    }
+
+    @Test("a module runtime releases its context when it goes")
+    func runtimeReleasesContext() throws {
+        weak var released: JavaScriptContext?
+        do {
+            let files = InMemoryFileAccess(["/app/index.js": "module.exports = { ok: true }"])
+            let runtime = try CommonJSRuntime(configuration: .init(fileAccess: files, console: Console(output: MemoryOutputSink())))
+            released = runtime.context
+            #expect(try runtime.load(entry: "/app/index.js").toJSON() == ["ok": true])
+        }
+        #expect(released == nil)
+    }
+
+    @Test("many calls that cross the boundary do not grow memory")
+    func callsDoNotLeak() throws {
+        let context = JavaScriptContext()
+        let echo = try context.evaluate("(function (o) { return { id: o.id, tags: o.tags.concat(['x']) } })", sourceURL: "/t.js")
+        func run(_ count: Int) throws {
+            for index in 0..<count {
+                let result = try echo.call([JSONValue.object(["id": .number(Double(index)), "tags": ["a", "b"]])]).toJSON()
+                precondition(result["id"] == .number(Double(index)))
+            }
+            context.collectGarbage()
+        }
+        try run(20_000)
+        let before = residentMemoryBytes()
+        try run(100_000)
+        let after = residentMemoryBytes()
+        #expect(after - before < 24 * 1024 * 1024, "grew by \(after - before) bytes")
+    }
+}
+
+/// Resident set size from /proc/self/statm.
+func residentMemoryBytes() -> Int {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = statm.split(separator: " ")
+    return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+}

@@ -1,0 +1,71 @@
+'use strict';
+// Errors thrown by the core. Each has a `name` the host can switch on and a message that
+// names what the user has to look at (IDs, node names, patterns, files).
+//
+//   AnnaError     base class; also misuse of the API (bad config, bad arguments)
+//   NodeError     node tree rules: duplicate ID, second root, unknown parent, unknown node
+//   PatternError  a malformed pattern given to `match`
+//   LoadError     a task file (or namespace) that could not be loaded
+//   TaskError     one or more tasks threw while handling an event
+
+class AnnaError extends Error {
+  constructor(message, fields) {
+    super(message);
+    if (fields) Object.assign(this, fields);
+  }
+}
+AnnaError.prototype.name = 'AnnaError';
+
+class NodeError extends AnnaError {}
+NodeError.prototype.name = 'NodeError';
+
+class PatternError extends AnnaError {}
+PatternError.prototype.name = 'PatternError';
+
+class LoadError extends AnnaError {}
+LoadError.prototype.name = 'LoadError';
+
+class TaskError extends AnnaError {}
+TaskError.prototype.name = 'TaskError';
+
+/** The message of anything thrown (`throw 'text'` included). */
+function messageOf(thrown) {
+  if (thrown !== null && typeof thrown === 'object' && typeof thrown.message === 'string') {
+    return thrown.message;
+  }
+  return String(thrown);
+}
+
+/** The stack of anything thrown, or undefined. */
+function stackOf(thrown) {
+  if (thrown !== null && typeof thrown === 'object' && typeof thrown.stack === 'string') {
+    return thrown.stack;
+  }
+  return undefined;
+}
+
+/**
+ * The error `recordEvent` throws after all tasks ran when some of them threw.
+ * `failures` is an array of `{ task, path, event, file, message, stack }`.
+ */
+function taskFailure(failures) {
+  const line = (f) =>
+    `Task '${f.task}' failed on node '${f.path}' for event '${f.event}': ${f.message}`;
+  const message = failures.length === 1
+    ? line(failures[0])
+    : `${failures.length} tasks failed:\n` + failures.map(line).join('\n');
+  const error = new TaskError(message, { errors: failures });
+  if (failures[0].stack !== undefined) error.stack = failures[0].stack;
+  return error;
+}
+
+module.exports = {
+  AnnaError,
+  NodeError,
+  PatternError,
+  LoadError,
+  TaskError,
+  messageOf,
+  stackOf,
+  taskFailure,
+};

@@ -1,0 +1,146 @@
+'use strict';
+// Loads task files from the task folder:
+//
+//   index.js            once, before the first node is registered
+//   Lib/Alpha.js        once, when a node with namespace `Lib.Alpha` registers
+//
+// A missing file has no tasks. While a file runs, a global `match(pattern | [patterns], fn)`
+// collects its tasks; they are added only when the whole file ran (a file that throws adds
+// nothing). Its `require.cache` entry is deleted before each load, so every manager runs
+// it. In debug mode every load re-requires the file and the tasks it added before are
+// dropped.
+
+const { AnnaError, LoadError, PatternError, messageOf, stackOf } = require('./errors');
+const { parsePattern } = require('./pattern');
+const { TaskRegistry } = require('./task-registry');
+
+const GLOBAL = typeof globalThis !== 'undefined' ? globalThis : global;
+const INDEX = 'index';
+
+/**
+ * The relative file (without `.js`) for a namespace: `Lib.Alpha` -> `Lib/Alpha`.
+ * @throws {LoadError} for a namespace with an empty part (leading, trailing or double `.`)
+ *   or a part containing `/`
+ */
+function namespaceFile(namespace) {
+  const parts = namespace.split('.');
+  let reason = null;
+  if (parts[0].length === 0) reason = "it starts with '.'";
+  else if (parts[parts.length - 1].length === 0) reason = "it ends with '.'";
+  else if (parts.some((part) => part.length === 0)) reason = "it has an empty part ('..')";
+  else if (parts.some((part) => part.indexOf('/') !== -1 || part.indexOf('\\') !== -1)) {
+    reason = "a part contains '/'";
+  }
+  if (reason !== null) {
+    throw new LoadError(`Invalid namespace '${namespace}': ${reason}.`, { namespace });
+  }
+  return parts.join('/');
+}
+
+class TaskLoader {
+  /**
+   * @param {string} directory absolute path of the task folder (no trailing '/')
+   * @param {boolean} debug re-require on every load
+   * @param {{ add(tasks), drop(tasks) }} sink where loaded tasks go
+   */
+  constructor(directory, debug, sink) {
+    this._directory = directory;
+    this._debug = debug;
+    this._sink = sink;
+    this._files = new Map(); // relative name -> { tasks, state: 'loaded' | 'missing' | 'failed' }
+  }
+
+  get fileCount() { return this._files.size; }
+
+  /** Whether loading `relative` would do anything now. */
+  wants(relative) {
+    return this._debug || !this._files.has(relative);
+  }
+
+  loadIndex() { this.load(INDEX); }
+
+  loadNamespace(namespace) { this.load(namespaceFile(namespace)); }
+
+  /**
+   * Loads `<directory>/<relative>.js` unless already loaded (always in debug mode).
+   * A file that failed is not retried outside debug mode: its error is reported once.
+   * @throws {PatternError} from a malformed `match` pattern in the file
+   * @throws {LoadError} for any other error the file throws, naming the file
+   */
+  load(relative) {
+    if (!this.wants(relative)) return;
+    const previous = this._files.get(relative);
+    if (previous !== undefined && previous.tasks.length > 0) this._sink.drop(previous.tasks);
+    const record = { tasks: [], state: 'missing' };
+    this._files.set(relative, record);
+
+    const file = this._directory + '/' + relative + '.js';
+    let resolved;
+    try {
+      resolved = require.resolve(file);
+    } catch (error) {
+      // Only "this very path does not exist" means "no tasks"; resolve runs no code.
+      if (error && error.code === 'MODULE_NOT_FOUND') return;
+      record.state = 'failed';
+      throw loadError(file, error);
+    }
+    // A task file runs for its `match` calls: always run it afresh (several managers may
+    // share one runtime), and in debug mode on every load.
+    delete require.cache[resolved];
+
+    record.state = 'failed';
+    const tasks = this._run(resolved, relative + '.js');
+    record.tasks = tasks;
+    record.state = 'loaded';
+    this._sink.add(tasks);
+  }
+
+  /** Requires a file with a global `match` that collects its tasks. */
+  _run(resolved, shortName) {
+    const tasks = [];
+    let open = true;
+    const match = function match(patterns, fn) {
+      if (!open) {
+        throw new AnnaError(`match() was called after '${resolved}' finished loading; ` +
+          'call it while the task file runs.');
+      }
+      const list = Array.isArray(patterns) ? patterns : [patterns];
+      if (list.length === 0) {
+        throw new PatternError(`match() in ${resolved} was given no pattern.`, { file: resolved });
+      }
+      const parsed = list.map((pattern) => parsePattern(pattern, resolved));
+      if (typeof fn !== 'function') {
+        throw new AnnaError(`match(${JSON.stringify(list[0])}, ...) in ${resolved} needs a ` +
+          `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`);
+      }
+      for (const pattern of parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName));
+    };
+
+    const had = Object.prototype.hasOwnProperty.call(GLOBAL, 'match');
+    const saved = GLOBAL.match;
+    GLOBAL.match = match;
+    try {
+      require(resolved);
+    } catch (error) {
+      if (error instanceof PatternError && error.file === resolved) throw error;
+      throw loadError(resolved, error);
+    } finally {
+      open = false;
+      if (had) GLOBAL.match = saved;
+      else delete GLOBAL.match;
+    }
+    return tasks;
+  }
+}
+
+function loadError(file, error) {
+  const wrapped = new LoadError(`Cannot load tasks from ${file}: ${messageOf(error)}`, {
+    file,
+    cause: error,
+  });
+  const stack = stackOf(error);
+  if (stack !== undefined) wrapped.stack = stack;
+  return wrapped;
+}
+
+module.exports = { TaskLoader, namespaceFile };

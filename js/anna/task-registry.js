@@ -1,0 +1,153 @@
+'use strict';
+// The loaded tasks, indexed so that an event costs O(matching tasks):
+//
+//   event name -> bucket { version, general: [task], byName: Map(last step -> [task]) }
+//
+// `byName` holds tasks whose last step is a name; `general` those whose last step is `*`
+// or that have no steps. A node's candidates for an event are byName(node name) + general,
+// merged in load order and filtered by the pattern. The result is cached on the node per
+// event name with the bucket's version; adding or dropping tasks for an event gives its
+// bucket a new version, so caches refresh lazily. A node's path never changes after it is
+// registered, so the cache depends on nothing else. Arrays handed out are never mutated.
+
+const { acceptsNode } = require('./pattern');
+
+const NONE = Object.freeze([]);
+
+class TaskRegistry {
+  constructor() {
+    this._buckets = new Map();
+    this._version = 0; // one counter for all buckets: a new bucket never meets an old version
+    this._sequence = 0; // load order
+    this._count = 0;
+  }
+
+  get size() { return this._count; }
+  get eventCount() { return this._buckets.size; }
+
+  /** Makes a task; `pattern` is a parsed pattern, `file` names where it was loaded from. */
+  static task(pattern, fn, file) {
+    return { sequence: 0, text: pattern.text, pattern, fn, file };
+  }
+
+  /** Adds tasks (in their order) after every task already loaded. */
+  add(tasks) {
+    for (const task of tasks) {
+      this._sequence += 1;
+      task.sequence = this._sequence;
+      const event = task.pattern.event;
+      let bucket = this._buckets.get(event);
+      if (bucket === undefined) {
+        bucket = { version: 0, general: [], byName: new Map() };
+        this._buckets.set(event, bucket);
+      }
+      const steps = task.pattern.steps;
+      const last = steps.length === 0 ? '*' : steps[steps.length - 1];
+      if (last === '*') {
+        bucket.general.push(task);
+      } else {
+        const list = bucket.byName.get(last);
+        if (list === undefined) bucket.byName.set(last, [task]);
+        else list.push(task);
+      }
+      this._version += 1;
+      bucket.version = this._version;
+      this._count += 1;
+    }
+  }
+
+  /** Removes tasks; an event left with none loses its bucket. */
+  drop(tasks) {
+    if (tasks.length === 0) return;
+    const dropped = new Set(tasks);
+    const keep = (task) => !dropped.has(task);
+    const events = new Set(tasks.map((task) => task.pattern.event));
+    for (const event of events) {
+      const bucket = this._buckets.get(event);
+      if (bucket === undefined) continue;
+      const before = this._countBucket(bucket);
+      bucket.general = bucket.general.filter(keep);
+      for (const [name, list] of Array.from(bucket.byName)) {
+        const kept = list.filter(keep);
+        if (kept.length === 0) bucket.byName.delete(name);
+        else bucket.byName.set(name, kept);
+      }
+      const after = this._countBucket(bucket);
+      this._count -= before - after;
+      this._version += 1;
+      bucket.version = this._version;
+      if (after === 0) this._buckets.delete(event);
+    }
+  }
+
+  _countBucket(bucket) {
+    let count = bucket.general.length;
+    for (const list of bucket.byName.values()) count += list.length;
+    return count;
+  }
+
+  /** The tasks for `event` on `node`, in load order. Hot path: cached per node and event. */
+  tasksFor(node, event) {
+    const bucket = this._buckets.get(event);
+    if (bucket === undefined) return NONE;
+    let cache = node._tasks;
+    if (cache === null) {
+      cache = new Map();
+      node._tasks = cache;
+    }
+    const entry = cache.get(event);
+    if (entry === undefined) {
+      const tasks = this._match(node, bucket);
+      cache.set(event, { version: bucket.version, tasks });
+      return tasks;
+    }
+    if (entry.version !== bucket.version) {
+      entry.tasks = this._match(node, bucket);
+      entry.version = bucket.version;
+    }
+    return entry.tasks;
+  }
+
+  _match(node, bucket) {
+    const general = bucket.general;
+    // The root's name is in no path, so only patterns without a named last step reach it.
+    const named = node._depth === 0 ? NONE : bucket.byName.get(node._name) || NONE;
+    let matched = null;
+    let i = 0;
+    let j = 0;
+    while (i < named.length || j < general.length) {
+      let task;
+      if (j >= general.length || (i < named.length && named[i].sequence < general[j].sequence)) {
+        task = named[i];
+        i += 1;
+      } else {
+        task = general[j];
+        j += 1;
+      }
+      if (acceptsNode(task.pattern, node)) {
+        if (matched === null) matched = [];
+        matched.push(task);
+      }
+    }
+    return matched === null ? NONE : matched;
+  }
+
+  /**
+   * What the snapshot shows for a node: the events that have tasks for it (`branches`)
+   * and those tasks in load order. Not cached (a snapshot must not grow the caches).
+   */
+  digest(node) {
+    const branches = [];
+    let tasks = [];
+    for (const [event, bucket] of this._buckets) {
+      const matched = this._match(node, bucket);
+      if (matched.length === 0) continue;
+      branches.push(event);
+      tasks = tasks.concat(matched);
+    }
+    tasks.sort((a, b) => a.sequence - b.sequence);
+    return { branches, tasks };
+  }
+}
+
+module.exports = { TaskRegistry };
