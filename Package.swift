@@ -5,6 +5,7 @@ let package = Package(
     name: "Anna",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "Anna", targets: ["Anna"]),
         .library(name: "CoreJS", targets: ["CoreJS"]),
     ],
     dependencies: [
@@ -25,7 +26,18 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        // The analytics host: loads analytics modules and the bundled JavaScript core (js/anna).
+        .target(
+            name: "Anna",
+            dependencies: ["CoreJS"],
+            resources: [.copy("../../js/anna")]
+        ),
         .testTarget(name: "CoreJSTests", dependencies: ["CoreJS"]),
+        .testTarget(
+            name: "AnnaTests",
+            dependencies: ["Anna", "CoreJS"],
+            resources: [.copy("JSCore"), .copy("../../fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -153,6 +153,7 @@ class Manager {
       events: this._tasks.eventCount,
       files: this._loader.fileCount,
       cachedLists,
+      listsComputed: this._tasks.computedCount,
     };
   }
 

@@ -32,7 +32,7 @@ function namespaceFile(namespace) {
     reason = "a part contains '/'";
   }
   if (reason !== null) {
-    throw new LoadError(`Invalid namespace '${namespace}': ${reason}.`, { namespace });
+    throw new LoadError(`invalid namespace '${namespace}': ${reason}.`, { namespace });
   }
   return parts.join('/');
 }
@@ -111,7 +111,8 @@ class TaskLoader {
       const parsed = list.map((pattern) => parsePattern(pattern, resolved));
       if (typeof fn !== 'function') {
         throw new AnnaError(`match(${JSON.stringify(list[0])}, ...) in ${resolved} needs a ` +
-          `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`);
+          `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`,
+        { file: resolved });
       }
       for (const pattern of parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName));
     };
@@ -122,7 +123,8 @@ class TaskLoader {
     try {
       require(resolved);
     } catch (error) {
-      if (error instanceof PatternError && error.file === resolved) throw error;
+      // What `match` threw already names the file: let it through as it is.
+      if (error instanceof AnnaError && error.file === resolved) throw error;
       throw loadError(resolved, error);
     } finally {
       open = false;

@@ -20,10 +20,12 @@ class TaskRegistry {
     this._version = 0; // one counter for all buckets: a new bucket never meets an old version
     this._sequence = 0; // load order
     this._count = 0;
+    this._computed = 0; // lists computed for (node, event) pairs: cache misses
   }
 
   get size() { return this._count; }
   get eventCount() { return this._buckets.size; }
+  get computedCount() { return this._computed; }
 
   /** Makes a task; `pattern` is a parsed pattern, `file` names where it was loaded from. */
   static task(pattern, fn, file) {
@@ -109,6 +111,11 @@ class TaskRegistry {
   }
 
   _match(node, bucket) {
+    this._computed += 1;
+    return this._collect(node, bucket);
+  }
+
+  _collect(node, bucket) {
     const general = bucket.general;
     // The root's name is in no path, so only patterns without a named last step reach it.
     const named = node._depth === 0 ? NONE : bucket.byName.get(node._name) || NONE;
@@ -140,7 +147,7 @@ class TaskRegistry {
     const branches = [];
     let tasks = [];
     for (const [event, bucket] of this._buckets) {
-      const matched = this._match(node, bucket);
+      const matched = this._collect(node, bucket);
       if (matched.length === 0) continue;
       branches.push(event);
       tasks = tasks.concat(matched);
