@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Anna", targets: ["Anna"]),
         .library(name: "CoreJS", targets: ["CoreJS"]),
+        .library(name: "AnnaKit", targets: ["AnnaKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -38,6 +39,15 @@ let package = Package(
             dependencies: ["Anna", "CoreJS"],
             resources: [.copy("JSCore"), .copy("../../fixtures")]
         ),
+        // A headless UIKit-like responder kit (application, views, controllers, tables) over Anna.
+        .target(name: "AnnaKit", dependencies: ["Anna", "CoreJS"]),
+        .testTarget(
+            name: "AnnaKitTests",
+            dependencies: ["AnnaKit", "Anna", "CoreJS"],
+            resources: [.copy("Fixtures")]
+        ),
+        // The runnable example: a small shop app driven through a scripted session.
+        .executableTarget(name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo"),
     ],
     swiftLanguageModes: [.v6]
 )

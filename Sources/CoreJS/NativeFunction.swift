@@ -44,8 +44,12 @@ extension JavaScriptContext {
                 name: throwable.javaScriptName, message: throwable.javaScriptMessage,
                 properties: throwable.javaScriptProperties)
         case let JavaScriptError.exception(exception):
+            // Keep where the original error pointed, not where the native function was called.
             var properties: [String: JSONValue] = [:]
             if let stack = exception.stack { properties["stack"] = .string(stack) }
+            if let sourceURL = exception.sourceURL { properties["sourceURL"] = .string(sourceURL) }
+            if let line = exception.line { properties["line"] = .number(Double(line)) }
+            if let column = exception.column { properties["column"] = .number(Double(column)) }
             return makeErrorRef(name: exception.name, message: exception.message, properties: properties)
         default:
             return makeErrorRef(name: "Error", message: String(describing: error), properties: [:])

@@ -20,6 +20,10 @@ function configured(options) {
   if (typeof task !== 'string' || task.length === 0) {
     throw new errors.AnnaError("configured() needs { task: '<absolute path of the task folder>' }.");
   }
+  if (task.charAt(0) !== '/') {
+    throw new errors.AnnaError(`configured() needs an absolute task folder, not '${task}' ` +
+      "(write __dirname + '/task').");
+  }
   const directory = task.length > 1 && task.endsWith('/') ? task.slice(0, -1) : task;
   function AnnaManager(receive, config) {
     return new Manager(directory, receive, config);

@@ -1,7 +1,7 @@
 'use strict';
 // The manager the host drives: the module protocol's object.
 
-const { AnnaError, NodeError, messageOf, stackOf, taskFailure } = require('./errors');
+const { AnnaError, LoadError, NodeError, messageOf, stackOf, taskFailure } = require('./errors');
 const { Event } = require('./node');
 const { NodeTree, describeID } = require('./node-tree');
 const { TaskRegistry } = require('./task-registry');
@@ -53,8 +53,8 @@ class Manager {
     let relative = null;
     if (namespace !== null && namespace !== undefined && namespace !== '') {
       if (typeof namespace !== 'string') {
-        throw new NodeError(`Cannot register node ${describeID(id)} named '${name}': its ` +
-          'namespace must be a string.');
+        throw new LoadError(`Cannot register node ${describeID(id)} named '${name}': invalid ` +
+          `namespace ${describeID(namespace)}: a namespace is a string such as 'Lib.Alpha'.`);
       }
       relative = namespaceFileFor(namespace, id, name);
     }

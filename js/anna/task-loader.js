@@ -47,7 +47,7 @@ class TaskLoader {
     this._directory = directory;
     this._debug = debug;
     this._sink = sink;
-    this._files = new Map(); // relative name -> { tasks, state: 'loaded' | 'missing' | 'failed' }
+    this._files = new Map(); // relative name -> { tasks } (tasks: [] when missing or failed)
   }
 
   get fileCount() { return this._files.size; }
@@ -59,8 +59,6 @@ class TaskLoader {
 
   loadIndex() { this.load(INDEX); }
 
-  loadNamespace(namespace) { this.load(namespaceFile(namespace)); }
-
   /**
    * Loads `<directory>/<relative>.js` unless already loaded (always in debug mode).
    * A file that failed is not retried outside debug mode: its error is reported once.
@@ -71,7 +69,7 @@ class TaskLoader {
     if (!this.wants(relative)) return;
     const previous = this._files.get(relative);
     if (previous !== undefined && previous.tasks.length > 0) this._sink.drop(previous.tasks);
-    const record = { tasks: [], state: 'missing' };
+    const record = { tasks: [] };
     this._files.set(relative, record);
 
     const file = this._directory + '/' + relative + '.js';
@@ -81,17 +79,14 @@ class TaskLoader {
     } catch (error) {
       // Only "this very path does not exist" means "no tasks"; resolve runs no code.
       if (error && error.code === 'MODULE_NOT_FOUND') return;
-      record.state = 'failed';
       throw loadError(file, error);
     }
     // A task file runs for its `match` calls: always run it afresh (several managers may
     // share one runtime), and in debug mode on every load.
     delete require.cache[resolved];
 
-    record.state = 'failed';
     const tasks = this._run(resolved, relative + '.js');
     record.tasks = tasks;
-    record.state = 'loaded';
     this._sink.add(tasks);
   }
 
@@ -114,7 +109,8 @@ class TaskLoader {
           `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`,
         { file: resolved });
       }
-      for (const pattern of parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName));
+      const group = {}; // identifies this match() call
+      for (const pattern of parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName, group));
     };
 
     const had = Object.prototype.hasOwnProperty.call(GLOBAL, 'match');

@@ -28,8 +28,8 @@ class TaskRegistry {
   get computedCount() { return this._computed; }
 
   /** Makes a task; `pattern` is a parsed pattern, `file` names where it was loaded from. */
-  static task(pattern, fn, file) {
-    return { sequence: 0, text: pattern.text, pattern, fn, file };
+  static task(pattern, fn, file, group) {
+    return { sequence: 0, text: pattern.text, pattern, fn, file, group };
   }
 
   /** Adds tasks (in their order) after every task already loaded. */
@@ -131,7 +131,8 @@ class TaskRegistry {
         task = general[j];
         j += 1;
       }
-      if (acceptsNode(task.pattern, node)) {
+      // One match() call with several patterns runs once per event: its first accepting pattern.
+      if (acceptsNode(task.pattern, node) && !(matched !== null && matched.some((m) => m.group === task.group))) {
         if (matched === null) matched = [];
         matched.push(task);
       }

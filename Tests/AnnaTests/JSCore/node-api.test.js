@@ -173,5 +173,7 @@ module.exports = {
     const { configured } = require('anna');
     assert.throws(() => configured({}),
       "configured() needs { task: '<absolute path of the task folder>' }.");
+    assert.throws(() => configured({ task: 'task' }),
+      "configured() needs an absolute task folder, not 'task' (write __dirname + '/task').");
   },
 };

@@ -151,12 +151,17 @@ tests['a malformed pattern drops its whole file and leaves other files alone'] =
   assert.equal(manager.stats().tasks, 1);
 };
 
-tests['a list of patterns adds one task per pattern, each reported with its own pattern'] = () => {
-  const { manager, results } = scripted((match) => match(['/master/tap', 'master/tap'], () => 'hit'));
+tests['a list of patterns is one task: it runs once per event, reported with the first pattern that matched'] = () => {
+  const { manager, results } = scripted((match) => match(['/master/tap', 'master/tap', 'other/tap'], () => 'hit'));
   manager.registerNode(1, null, 'root');
   manager.registerNode(2, 1, 'master');
+  manager.registerNode(3, 2, 'other');
+  manager.registerNode(4, 3, 'master');
   manager.recordEvent('tap', null, 2);
-  assert.deepEqual(results.map((r) => r.meta.task), ['/master/tap', 'master/tap']);
+  manager.recordEvent('tap', null, 3);
+  manager.recordEvent('tap', null, 4);
+  assert.deepEqual(results.map((r) => `${r.meta.path} ${r.meta.task}`),
+    ['/master /master/tap', '/master/other other/tap', '/master/other/master master/tap']);
 };
 
 tests['matching tasks run in load order, whatever their kind'] = () => {

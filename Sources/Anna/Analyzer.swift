@@ -1,0 +1,317 @@
+import CoreJS
+import Foundation
+import Synchronization
+
+/// The analyzer of one host object: a named node in the focus-path tree.
+///
+/// Its node's parent is, in order: the analyzer that added it as a sub-analyzer; else the
+/// focused analyzer, if it was focused before this one was enabled and the responder-chain
+/// parent is that analyzer or one of its ancestors; else the nearest enabled analyzer up the
+/// owner's chain of ``FocusPathConstituting/parentConstitutor()``.
+///
+/// Analyzers register their node lazily: as soon as the parent chain up to a
+/// ``RootAnalyzer`` is known, at the latest when an event is recorded. Events recorded before
+/// are kept and sent in order afterwards.
+///
+/// All analyzers share one lock, so they can be used from any thread.
+public class Analyzer: Analyzing, @unchecked Sendable {
+    /// Guards the state of every analyzer (their trees are linked across objects).
+    static let lock = NSRecursiveLock()
+    private static let counter = Atomic<Int>(0)
+
+    static func nextNumber() -> Int {
+        counter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The object this analyzer belongs to.
+    public private(set) weak var owner: (any FocusPathConstituting)?
+    /// The namespace sent with the node: the owner's type name (loads `task/<Type>.js`).
+    public let namespace: String?
+    let number: Int
+    private let isKeyed: Bool
+
+    var name: String?
+    var index: Int?
+    var isEnabled = false
+    private var enabledSequence = 0
+    private weak var superAnalyzer: Analyzer?
+    private var keyedSubAnalyzers: [NodeKey: Analyzer] = [:]
+
+    var nodeID: NodeID?
+    var reportingManager: Manager?
+    weak var parentAnalyzer: Analyzer?
+    private var childAnalyzers: [WeakAnalyzer] = []
+    private var pendingEvents: [PendingEvent] = []
+    private var observationCancellers: [@Sendable () -> Void] = []
+
+    /// Creates the analyzer of `owner` (keep it in the owner, e.g. in a `lazy var`).
+    public init(owner: any FocusPathConstituting) {
+        self.owner = owner
+        namespace = String(describing: type(of: owner))
+        number = Self.nextNumber()
+        isKeyed = false
+    }
+
+    init(keyedUnder owner: (any FocusPathConstituting)?) {
+        self.owner = owner
+        namespace = nil
+        number = Self.nextNumber()
+        isKeyed = true
+    }
+
+    init(rootNamed name: String) {
+        owner = nil
+        namespace = nil
+        number = Self.nextNumber()
+        isKeyed = false
+        self.name = name
+        isEnabled = true
+    }
+
+    /// The reference library's factory: `Analyzer.analyzer(with: self)`.
+    public class func analyzer(with owner: any FocusPathConstituting) -> Analyzer {
+        Analyzer(owner: owner)
+    }
+
+    deinit {
+        detach()
+    }
+
+    /// The node's ID once registered (for tools and tests).
+    public var registeredNodeID: NodeID? {
+        Self.lock.withLock { nodeID }
+    }
+
+    // MARK: - Analyzing
+
+    public func enable(naming name: String) {
+        Self.lock.withLock {
+            if nodeID != nil, superAnalyzer != nil || self.name != name { unregister() }
+            superAnalyzer = nil
+            self.name = name
+            index = nil
+            activate()
+        }
+    }
+
+    public func setSubAnalyzer(_ sub: any Analyzing, for key: String) {
+        setSubAnalyzer(sub, for: key, index: nil)
+    }
+
+    public func setSubAnalyzers(_ subs: [any Analyzing], for key: String) {
+        Self.lock.withLock {
+            for (index, sub) in subs.enumerated() { setSubAnalyzer(sub, for: key, index: index) }
+        }
+    }
+
+    /// Makes `sub` the child named `key` at `index`. Moving an already attached sub (a reused
+    /// cell shown at another row) deregisters its old node first.
+    public func setSubAnalyzer(_ sub: any Analyzing, for key: String, index: Int?) {
+        guard let sub = sub as? Analyzer, sub !== self else { return }
+        Self.lock.withLock { sub.attach(under: self, key: key, index: index) }
+    }
+
+    /// A sub-analyzer without an object of its own (e.g. a table section): its node has the
+    /// keyed ID `[owner, …, key, index]`. The same key and index give the same analyzer.
+    public func keyedSubAnalyzer(for key: String, index: Int? = nil) -> Analyzer {
+        Self.lock.withLock {
+            let slot = NodeKey.name(index.map { "\(key)#\($0)" } ?? key)
+            if let existing = keyedSubAnalyzers[slot] { return existing }
+            let sub = Analyzer(keyedUnder: owner)
+            keyedSubAnalyzers[slot] = sub
+            sub.attach(under: self, key: key, index: index)
+            return sub
+        }
+    }
+
+    public func record(_ event: String, with attributes: [String: JSONValue]?) {
+        let properties = attributes.map { JSONValue.object(.init(uniqueKeysWithValues: $0.sorted { $0.key < $1.key })) }
+        record(event, properties: properties ?? .object([:]))
+    }
+
+    /// Records an event with properties in the order given.
+    public func record(_ event: String, properties: JSONValue) {
+        Self.lock.withLock {
+            let time = Manager.now()
+            if register(), let nodeID, let manager = reportingManager {
+                manager.send(.event(id: nodeID, name: event, properties: properties), time: time)
+            } else {
+                pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
+            }
+        }
+    }
+
+    public func update(_ value: (any JSONValueConvertible)?, for keyPath: String) {
+        var properties: JSONValue = ["key-path": .string(keyPath)]
+        if let value, case var .object(members) = properties {
+            members["value"] = value.jsonValue
+            properties = .object(members)
+        }
+        record("ana-updated", properties: properties)
+    }
+
+    public func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String) {
+        let token = observee.addObserver { [weak self] value in self?.update(value, for: keyPath) }
+        Self.lock.withLock {
+            observationCancellers.append { observee.removeObserver(token) }
+        }
+        update(observee.value, for: keyPath)
+    }
+
+    public func detach() {
+        Self.lock.withLock {
+            observationCancellers.forEach { $0() }
+            observationCancellers.removeAll()
+            unregister()
+            isEnabled = false
+        }
+    }
+
+    public func markFocused() {
+        Self.lock.withLock {
+            _ = register()
+            rootAnalyzer?.focus(on: self)
+        }
+    }
+
+    // MARK: - Tree
+
+    /// Enables the analyzer and adds the owner's sub-analyzables.
+    private func activate() {
+        isEnabled = true
+        enabledSequence = RootAnalyzer.nextSequence()
+        if let object = owner as? any AnalyzableObject {
+            for key in type(of: object).subAnalyzableKeys.sorted() {
+                switch object.subAnalyzable(for: key) {
+                case let .one(sub)?: setSubAnalyzer(sub.analyzer, for: key, index: nil)
+                case let .many(subs)?: for (index, sub) in subs.enumerated() { setSubAnalyzer(sub.analyzer, for: key, index: index) }
+                case nil: continue
+                }
+            }
+        }
+        _ = register()
+    }
+
+    private func attach(under parent: Analyzer, key: String, index: Int?) {
+        if nodeID != nil, superAnalyzer !== parent || name != key || self.index != index { unregister() }
+        superAnalyzer = parent
+        name = key
+        self.index = index
+        activate()
+    }
+
+    /// Registers the node if the parent chain allows; `true` when registered.
+    func register() -> Bool {
+        if nodeID != nil { return true }
+        guard isEnabled, let name, let parent = superAnalyzer ?? parentByLookingUp(),
+            parent.register(), let parentID = parent.nodeID, let manager = parent.reportingManager
+        else { return false }
+        let id: NodeID
+        if isKeyed {
+            id = parentID.appending(.name(name)).appendingOptional(index.map(NodeKey.index))
+        } else {
+            id = NodeID(number)
+        }
+        manager.send(.register(id: id, parent: parentID, name: name, index: index, namespace: namespace, attributes: nil))
+        didRegister(id: id, manager: manager, parent: parent)
+        return true
+    }
+
+    func didRegister(id: NodeID, manager: Manager, parent: Analyzer?) {
+        nodeID = id
+        reportingManager = manager
+        parentAnalyzer = parent
+        parent?.childAnalyzers.append(WeakAnalyzer(self))
+        let events = pendingEvents
+        pendingEvents.removeAll()
+        for event in events {
+            manager.send(.event(id: id, name: event.name, properties: event.properties), time: event.time)
+        }
+    }
+
+    /// Deregisters the node; the core removes the descendants, so they forget theirs too.
+    private func unregister() {
+        guard let nodeID, let manager = reportingManager else { return }
+        parentAnalyzer?.childAnalyzers.removeAll { $0.value === self || $0.value == nil }
+        manager.send(.deregister(id: nodeID))
+        forgetRegistration()
+    }
+
+    private func forgetRegistration() {
+        nodeID = nil
+        parentAnalyzer = nil
+        let children = childAnalyzers
+        childAnalyzers.removeAll()
+        for child in children { child.value?.forgetRegistration() }
+    }
+
+    /// The nearest enabled analyzer up the owner's chain, or the focused analyzer standing
+    /// below it (when focus came before this analyzer was enabled).
+    private func parentByLookingUp() -> Analyzer? {
+        var visited = 0
+        var current = owner?.parentConstitutor()
+        var found: Analyzer?
+        while let object = current, visited < 10_000 {
+            visited += 1
+            if let redirecting = object as? any FocusPathConstitutionRedirecting,
+                let redirected = redirecting.redirectedConstitutor(), redirected !== object
+            {
+                current = redirected
+                continue
+            }
+            if let analyzer = (object as? any Analyzable)?.analyzer as? Analyzer, analyzer !== self, analyzer.isEnabled {
+                found = analyzer
+                break
+            }
+            current = object.parentConstitutor()
+        }
+        guard let found, found.register(), let root = found.rootAnalyzer,
+            let focus = root.focusedAnalyzer, root.focusSequence < enabledSequence,
+            focus !== self, focus.nodeID != nil, focus.isDescendant(of: found), !focus.isDescendant(of: self)
+        else { return found }
+        return focus
+    }
+
+    /// Whether `ancestor` is this analyzer or above it in the registered tree.
+    func isDescendant(of ancestor: Analyzer) -> Bool {
+        var current: Analyzer? = self
+        while let analyzer = current {
+            if analyzer === ancestor { return true }
+            current = analyzer.parentAnalyzer
+        }
+        return false
+    }
+
+    var rootAnalyzer: RootAnalyzer? {
+        var current: Analyzer? = self
+        while let analyzer = current {
+            if let root = analyzer as? RootAnalyzer { return root }
+            current = analyzer.parentAnalyzer
+        }
+        return nil
+    }
+}
+
+extension Analyzer: FocusPathConstituting {
+    /// An analyzer stands for its owner in focus paths.
+    public func parentConstitutor() -> (any FocusPathConstituting)? {
+        owner?.parentConstitutor()
+    }
+}
+
+private struct PendingEvent {
+    let name: String
+    let properties: JSONValue
+    let time: Double
+}
+
+struct WeakAnalyzer {
+    weak var value: Analyzer?
+    init(_ value: Analyzer) { self.value = value }
+}
+
+extension NodeID {
+    fileprivate func appendingOptional(_ key: NodeKey?) -> NodeID {
+        key.map(appending) ?? self
+    }
+}

@@ -1,0 +1,30 @@
+import CoreJS
+
+/// What every analyzer offers: the reference library's `Analyzing` methods.
+public protocol Analyzing: AnyObject, Sendable {
+    /// Enables the analyzer with a standalone name; its node's parent is found through the
+    /// responder chain (and focus). Sub-analyzers of an ``AnalyzableObject`` owner are added.
+    func enable(naming name: String)
+    /// Makes `sub` the child named `key`, enabled together with this analyzer.
+    func setSubAnalyzer(_ sub: any Analyzing, for key: String)
+    /// Makes each of `subs` a child named `key` with its index in the array.
+    func setSubAnalyzers(_ subs: [any Analyzing], for key: String)
+    /// Records an event; kept until the node is registered when recorded earlier.
+    func record(_ event: String, with attributes: [String: JSONValue]?)
+    /// Records a value update: `ana-updated` with `key-path` and (unless `nil`) `value`.
+    func update(_ value: (any JSONValueConvertible)?, for keyPath: String)
+    /// Records the current value of `observee` now and `ana-updated` on every later change.
+    func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String)
+    /// Stops observing and deregisters the node (and its descendants). Called on deinit.
+    func detach()
+    /// Marks this analyzer focused: analyzers enabled afterwards that would attach to one of
+    /// its ancestors attach to it instead.
+    func markFocused()
+}
+
+extension Analyzing {
+    /// Records an event without attributes.
+    public func record(_ event: String) {
+        record(event, with: nil)
+    }
+}

@@ -1,0 +1,256 @@
+import CoreJS
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The port between Swift and the JavaScript analytics module.
+///
+/// A manager loads the module at `moduleURL` (lazily, on first use) into its own
+/// JavaScriptCore context, which it only ever touches from one private serial queue. Every
+/// public method is safe to call from any thread and returns without waiting for JavaScript.
+/// Results and errors reach ``delegate`` on ``delegateQueue``, and the async sequences from
+/// ``results()`` and ``errors()``.
+///
+/// ```swift
+/// let manager = Manager(moduleURL: URL(fileURLWithPath: "analytics"))
+/// manager.delegate = self
+/// let root = RootAnalyzer(manager: manager)
+/// ```
+public final class Manager: Sendable {
+    /// The analytics module (a folder with `index.js`, or the file).
+    public let moduleURL: URL
+    /// How the manager was configured.
+    public let dependency: Dependency
+
+    private let scriptQueue = DispatchQueue(label: "anna.manager.script")
+    private let pending = Mutex(PendingWork())
+    private let observers = Mutex(Observers())
+    private let script: ScriptState
+
+    /// Creates a manager; nothing is loaded until the first operation.
+    public init(moduleURL: URL, dependency: Dependency = Dependency()) {
+        self.moduleURL = moduleURL
+        self.dependency = dependency
+        script = ScriptState()
+    }
+
+    /// Receives results and errors. Held weakly.
+    public var delegate: (any ManagerDelegate)? {
+        get { observers.withLock { $0.delegate.value } }
+        set { observers.withLock { $0.delegate = WeakDelegate(value: newValue) } }
+    }
+
+    /// The queue delegate methods are called on: by default a private serial queue (Linux
+    /// programs often run no main loop). Set it to `.main` in a UI app.
+    public var delegateQueue: DispatchQueue {
+        get { observers.withLock { $0.delegateQueue } }
+        set { observers.withLock { $0.delegateQueue = newValue } }
+    }
+
+    /// A new sequence of every result sent from now on, in order.
+    public func results() -> AsyncStream<AnalyticsResult> {
+        let (stream, continuation) = AsyncStream<AnalyticsResult>.makeStream()
+        let token = observers.withLock { $0.addResultContinuation(continuation) }
+        continuation.onTermination = { [weak self] _ in
+            self?.observers.withLock { $0.resultContinuations[token] = nil }
+        }
+        return stream
+    }
+
+    /// A new sequence of every error caught from now on.
+    public func errors() -> AsyncStream<any Error> {
+        let (stream, continuation) = AsyncStream<any Error>.makeStream()
+        let token = observers.withLock { $0.addErrorContinuation(continuation) }
+        continuation.onTermination = { [weak self] _ in
+            self?.observers.withLock { $0.errorContinuations[token] = nil }
+        }
+        return stream
+    }
+
+    /// Writes the snapshot (markup) to `dependency.standardOutput`, after the operations sent before.
+    public func logSnapshot() {
+        run { engine in
+            self.dependency.standardOutput.write(try engine.snapshot(format: .markup) + "\n")
+        }
+    }
+
+    /// The snapshot of the tree once the operations sent before have been handled.
+    public func snapshot(format: SnapshotFormat = .markup) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            snapshot(format: format) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The snapshot, passed to `completion` on the script queue.
+    public func snapshot(format: SnapshotFormat = .markup, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        run(onFailure: { completion(.failure($0)) }) { engine in
+            completion(.success(try engine.snapshot(format: format)))
+        }
+    }
+
+    /// Waits until every operation sent before has been handled and its results handed to
+    /// the delegate queue.
+    public func flush() async {
+        await withCheckedContinuation { continuation in
+            enqueue(.barrier { continuation.resume() })
+        }
+    }
+
+    // MARK: - Operations from analyzers
+
+    /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
+    func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
+        enqueue(.operation(operation, time: time))
+    }
+
+    /// The wall clock in milliseconds since the epoch, the unit of event times.
+    static func now() -> Double {
+        Date().timeIntervalSince1970 * 1000
+    }
+
+    private func run(onFailure: (@Sendable (any Error) -> Void)? = nil, _ body: @escaping @Sendable (AnalyticsEngine) throws -> Void) {
+        enqueue(.engineTask(body, onFailure: onFailure))
+    }
+
+    private func enqueue(_ work: Work) {
+        let mustSchedule = pending.withLock { state -> Bool in
+            state.queue.append(work)
+            defer { state.drainScheduled = true }
+            return !state.drainScheduled
+        }
+        if mustSchedule { scriptQueue.async { self.drain() } }
+    }
+
+    /// Runs on the script queue: handles everything queued so far, in order.
+    private func drain() {
+        let batch = pending.withLock { state -> [Work] in
+            defer {
+                state.queue.removeAll(keepingCapacity: true)
+                state.drainScheduled = false
+            }
+            return state.queue
+        }
+        for work in batch {
+            switch work {
+            case let .operation(operation, time):
+                guard let engine = loadedEngine() else { continue }
+                engine.time = time
+                do { try operation.apply(to: engine) } catch { report(error) }
+            case let .engineTask(body, onFailure):
+                guard let engine = loadedEngine() else {
+                    onFailure?(script.lastLoadError ?? AnalyticsError.moduleNotConstructor(module: moduleURL.path, found: "nothing"))
+                    continue
+                }
+                engine.time = nil
+                do { try body(engine) } catch {
+                    if let onFailure { onFailure(error) } else { report(error) }
+                }
+            case let .barrier(resume):
+                deliverCollectedResults()
+                let queue = delegateQueue
+                queue.async { resume() }
+                continue
+            }
+            deliverCollectedResults()
+        }
+    }
+
+    /// The engine, loading the module on first use (and again after a failure in debug mode).
+    private func loadedEngine() -> AnalyticsEngine? {
+        if let engine = script.engine { return engine }
+        if script.lastLoadError != nil && !dependency.debug { return nil }
+        do {
+            let results = script.collected
+            script.engine = try AnalyticsEngine(
+                configuration: .init(
+                    moduleURL: moduleURL, debug: dependency.debug, coreURL: dependency.coreJSModuleURL,
+                    additionalAllowedRoots: dependency.additionalAllowedRoots,
+                    executionTimeLimit: dependency.executionTimeLimit, fileAccess: dependency.fileManager,
+                    console: Console(output: dependency.standardOutput, errorOutput: dependency.standardError))
+            ) { result in results.append(result) }
+            script.lastLoadError = nil
+        } catch {
+            script.lastLoadError = error
+            report(error)
+        }
+        return script.engine
+    }
+
+    private func deliverCollectedResults() {
+        let results = script.collected.take()
+        guard !results.isEmpty else { return }
+        let (delegate, queue, continuations) = observers.withLock {
+            ($0.delegate.value, $0.delegateQueue, Array($0.resultContinuations.values))
+        }
+        for continuation in continuations { results.forEach { continuation.yield($0) } }
+        if let delegate {
+            queue.async { for result in results { delegate.manager(self, didSend: result) } }
+        }
+    }
+
+    private func report(_ error: any Error) {
+        deliverCollectedResults()
+        let (delegate, queue, continuations) = observers.withLock {
+            ($0.delegate.value, $0.delegateQueue, Array($0.errorContinuations.values))
+        }
+        for continuation in continuations { continuation.yield(error) }
+        if let delegate {
+            queue.async { delegate.manager(self, didCatch: error) }
+        }
+    }
+}
+
+extension Manager {
+    /// A unit of work for the script queue.
+    fileprivate enum Work: Sendable {
+        case operation(ModuleOperation, time: Double)
+        case engineTask(@Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)?)
+        case barrier(@Sendable () -> Void)
+    }
+
+    fileprivate struct PendingWork: Sendable {
+        var queue: [Work] = []
+        var drainScheduled = false
+    }
+
+    fileprivate struct WeakDelegate: @unchecked Sendable {
+        weak var value: (any ManagerDelegate)?
+    }
+
+    fileprivate struct Observers: Sendable {
+        var delegate = WeakDelegate(value: nil)
+        var delegateQueue = DispatchQueue(label: "anna.manager.delegate")
+        var resultContinuations: [Int: AsyncStream<AnalyticsResult>.Continuation] = [:]
+        var errorContinuations: [Int: AsyncStream<any Error>.Continuation] = [:]
+        var nextToken = 0
+
+        mutating func addResultContinuation(_ continuation: AsyncStream<AnalyticsResult>.Continuation) -> Int {
+            nextToken += 1
+            resultContinuations[nextToken] = continuation
+            return nextToken
+        }
+
+        mutating func addErrorContinuation(_ continuation: AsyncStream<any Error>.Continuation) -> Int {
+            nextToken += 1
+            errorContinuations[nextToken] = continuation
+            return nextToken
+        }
+    }
+
+    /// State only touched on the script queue.
+    fileprivate final class ScriptState: @unchecked Sendable {
+        var engine: AnalyticsEngine?
+        var lastLoadError: (any Error)?
+        let collected = ResultBuffer()
+    }
+
+    /// Results gathered during one operation, handed on together.
+    fileprivate final class ResultBuffer: @unchecked Sendable {
+        private var results: [AnalyticsResult] = []
+        func append(_ result: AnalyticsResult) { results.append(result) }
+        func take() -> [AnalyticsResult] {
+            defer { results.removeAll(keepingCapacity: true) }
+            return results
+        }
+    }
+}

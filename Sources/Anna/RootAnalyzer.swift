@@ -1,0 +1,39 @@
+import Synchronization
+
+/// The analyzer at the root of the focus-path tree, owned by the application object and
+/// made with the ``Manager``. Its node is `__root__`; it also remembers which analyzer has
+/// the focus.
+public final class RootAnalyzer: Analyzer, @unchecked Sendable {
+    private static let sequence = Atomic<Int>(0)
+
+    /// The manager every node under this root reports to.
+    public let manager: Manager
+    weak var focusedAnalyzer: Analyzer?
+    var focusSequence = 0
+
+    /// Creates the root analyzer; it registers `__root__` on first use.
+    public init(manager: Manager) {
+        self.manager = manager
+        super.init(rootNamed: "__root__")
+    }
+
+    static func nextSequence() -> Int {
+        sequence.add(1, ordering: .relaxed).newValue
+    }
+
+    /// The root is always enabled as `__root__`; naming it again changes nothing.
+    public override func enable(naming name: String) {}
+
+    override func register() -> Bool {
+        if nodeID != nil { return true }
+        let id = NodeID(number)
+        manager.send(.register(id: id, parent: nil, name: name ?? "__root__", index: nil, namespace: nil, attributes: nil))
+        didRegister(id: id, manager: manager, parent: nil)
+        return true
+    }
+
+    func focus(on analyzer: Analyzer) {
+        focusedAnalyzer = analyzer
+        focusSequence = Self.nextSequence()
+    }
+}

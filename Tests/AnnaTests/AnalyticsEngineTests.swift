@@ -1,0 +1,238 @@
+import Anna
+import CoreJS
+import Foundation
+import Testing
+
+@Suite("Loading analytics modules and driving them through the module protocol")
+struct AnalyticsEngineTests {
+    final class Collector {
+        var results: [AnalyticsResult] = []
+    }
+
+    let console = MemoryOutputSink()
+
+    func engine(
+        _ module: URL = Fixtures.shopModule, debug: Bool = false, files: (any FileAccess)? = nil,
+        roots: [URL] = [], limit: Double = 2, into collector: Collector
+    ) throws -> AnalyticsEngine {
+        try AnalyticsEngine(
+            configuration: .init(
+                moduleURL: module, debug: debug, additionalAllowedRoots: roots, executionTimeLimit: limit,
+                fileAccess: files ?? LocalFileAccess(), console: Console(output: console))
+        ) { collector.results.append($0) }
+    }
+
+    @Test("results come back with their task, path and event")
+    func resultsWithMeta() throws {
+        let collector = Collector()
+        let engine = try engine(into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home")
+        try engine.registerNode(id: NodeID(owner: 2, keys: [.name("list")]), parent: NodeID(2), name: "list")
+        try engine.registerNode(id: NodeID(3), parent: NodeID(owner: 2, keys: [.name("list")]), name: "item", index: 4)
+        try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
+        try engine.recordEvent(name: "ana-updated", properties: ["key-path": "title", "value": "Boots"], nodeID: NodeID(3))
+        try engine.recordEvent(name: "did-select", nodeID: NodeID(3))
+        #expect(collector.results == [
+            AnalyticsResult(
+                value: ["action": "viewed", "screen": "/home"],
+                meta: ResultMeta(task: "/home/ana-appeared", path: "/home", event: "ana-appeared")),
+            AnalyticsResult(
+                value: ["action": "selected", "item": 4, "title": "Boots"],
+                meta: ResultMeta(task: "list/item/did-select", path: "/home/list/item", event: "did-select")),
+        ])
+    }
+
+    @Test("a namespace loads its task file, which may require helpers")
+    func namespaceTasks() throws {
+        let collector = Collector()
+        let engine = try engine(into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "cart", namespace: "Shop.Cart")
+        try engine.registerNode(id: NodeID(3), parent: NodeID(2), name: "line")
+        try engine.recordEvent(name: "did-select", properties: ["cents": 1250], nodeID: NodeID(3))
+        #expect(collector.results.map(\.value) == [["action": "cart-line", "price": "$12.50"]])
+    }
+
+    @Test("a module built on a protocol-only core works; its results have no meta")
+    func protocolOnlyCore() throws {
+        let collector = Collector()
+        let engine = try engine(Fixtures.protocolModule, roots: [Fixtures.repositoryFixtures], into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "master")
+        try engine.registerNode(id: NodeID(owner: 2, keys: [.name("table")]), parent: NodeID(2), name: "table")
+        try engine.registerNode(id: NodeID(9), parent: NodeID(owner: 2, keys: [.name("table")]), name: "cell", index: 3)
+        try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
+        try engine.recordEvent(name: "did-select", nodeID: NodeID(9))
+        #expect(collector.results == [
+            AnalyticsResult(value: ["action": "appeared", "path": "/master"]),
+            AnalyticsResult(value: ["action": "selected", "index": 3]),
+        ])
+        let failure = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "fail", nodeID: NodeID(2)) }
+        #expect(failure?.exception?.message.contains("task failed on purpose") == true)
+        try engine.deregisterNodes(id: NodeID(2))
+        #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "did-select", nodeID: NodeID(9)) }
+    }
+
+    @Test("the module protocol module may not reach outside its folder unless allowed")
+    func rootsApplyToModules() throws {
+        let error = #expect(throws: AnalyticsError.self) { try engine(Fixtures.protocolModule, into: Collector()) }
+        guard case let .moduleLoadFailed(module, cause)? = error else {
+            Issue.record("unexpected \(String(describing: error))")
+            return
+        }
+        #expect(module.hasSuffix("fixtures/protocol-module"))
+        #expect(cause.exception?.message.hasPrefix("Access denied: module '../protocol-core'") == true)
+    }
+
+    @Test("a failing task does not stop the others; its failure names task, path and event")
+    func taskFailure() throws {
+        let files = InMemoryFileAccess([
+            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "/m/task/index.js": """
+                match('screen/tap', () => 'first');
+                match('screen/tap', (node) => { throw new RangeError('bad index ' + node.index) });
+                match('tap', () => 'third');
+                """,
+        ])
+        let collector = Collector()
+        let engine = try inMemoryEngine(files, into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "screen", index: 5)
+        let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "tap", nodeID: NodeID(2)) }
+        #expect(collector.results.map(\.value) == ["first", "third"])
+        guard case let .tasksFailed(failures)? = error else {
+            Issue.record("expected tasksFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(failures.count == 1)
+        #expect(failures.first?.task == "screen/tap")
+        #expect(failures.first?.path == "/screen")
+        #expect(failures.first?.event == "tap")
+        #expect(failures.first?.message.contains("bad index 5") == true)
+        #expect(failures.first?.stack?.contains("/m/task/index.js:2") == true)
+    }
+
+    @Test("an event on an unknown node is an error naming the event and the node")
+    func unknownNode() throws {
+        let engine = try engine(into: Collector())
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "did-select", nodeID: NodeID(42)) }
+        #expect(error?.description.contains("did-select") == true)
+        #expect(error?.description.contains("42") == true)
+    }
+
+    @Test("module load failures are reported with file and line")
+    func loadFailures() throws {
+        let missing = #expect(throws: AnalyticsError.self) {
+            try inMemoryEngine(InMemoryFileAccess(["/m/other.js": ""]), into: Collector())
+        }
+        #expect(missing?.exception?.message.hasPrefix("Cannot find module '/m'") == true)
+
+        let syntax = #expect(throws: AnalyticsError.self) {
+            try inMemoryEngine(InMemoryFileAccess(["/m/index.js": "const a = 1;\nmodule.exports = ;"]), into: Collector())
+        }
+        #expect(syntax?.exception?.name == "SyntaxError")
+        #expect(syntax?.exception?.location?.hasPrefix("/m/index.js:2") == true)
+
+        let notConstructor = #expect(throws: AnalyticsError.self) {
+            try inMemoryEngine(InMemoryFileAccess(["/m/index.js": "module.exports = { not: 'a constructor' }"]), into: Collector())
+        }
+        #expect(notConstructor == .moduleNotConstructor(module: "/m", found: "[object Object]"))
+    }
+
+    @Test("the clock the host sets is the clock tasks see")
+    func hostClock() throws {
+        let files = InMemoryFileAccess([
+            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "/m/task/index.js": "match('tick', (node) => node.latestEvent().attributes.time)",
+        ])
+        let collector = Collector()
+        let engine = try inMemoryEngine(files, into: collector)
+        engine.time = 1_700_000_000_000
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.recordEvent(name: "tick", nodeID: NodeID(1))
+        engine.time = 1_700_000_000_250
+        try engine.recordEvent(name: "tick", nodeID: NodeID(1))
+        #expect(collector.results.map(\.value) == [1_700_000_000_000, 1_700_000_000_250])
+        #expect(try engine.snapshot(format: .markup).contains(#"createdAt="1700000000000""#))
+    }
+
+    @Test("a task that never ends is stopped; the next event is handled")
+    func runawayTask() throws {
+        let files = InMemoryFileAccess([
+            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "/m/task/index.js": "match('spin', () => { for (;;) {} }); match('ok', () => 'fine')",
+        ])
+        let collector = Collector()
+        let engine = try inMemoryEngine(files, limit: 0.2, into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "spin", nodeID: NodeID(1)) }
+        #expect(error?.description.contains("execution time limit exceeded: recording 'spin' on node 1") == true)
+        try engine.recordEvent(name: "ok", nodeID: NodeID(1))
+        #expect(collector.results.map(\.value) == ["fine"])
+    }
+
+    @Test("snapshots come in markup and JSON with the same nodes")
+    func snapshots() throws {
+        let engine = try engine(into: Collector())
+        engine.time = 1000
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home", attributes: ["title": "A & B"])
+        try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
+        let markup = try engine.snapshot(format: .markup)
+        #expect(markup.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
+        #expect(markup.contains(#"<home id="2" class="ana-node" createdAt="1000" title="A &amp; B">"#))
+        #expect(markup.contains(#"<ana-appeared class="ana-event" time="1000" />"#))
+        let json = try JSONValue(parsing: engine.snapshot(format: .json))
+        #expect(json.jsonText.contains(#""name":"home""#))
+        try engine.logSnapshot()
+        #expect(console.text == markup + "\n")
+    }
+
+    @Test("debug mode re-requires task files on every load")
+    func debugReload() throws {
+        final class Files: FileAccess, @unchecked Sendable {
+            var task = "match('tap', () => 'v1')"
+            func readFile(atPath path: String) throws -> String {
+                switch path {
+                case "/m/index.js": return "module.exports = require('anna').configured({ task: __dirname + '/task' })"
+                case "/m/task/index.js": return task
+                default: return try LocalFileAccess().readFile(atPath: path)
+                }
+            }
+            func fileExists(atPath path: String) -> Bool { ["/m", "/m/task"].contains(path) || isFile(path) }
+            func isDirectory(atPath path: String) -> Bool { ["/", "/m", "/m/task"].contains(path) || LocalFileAccess().isDirectory(atPath: path) }
+            func canonicalPath(_ path: String) -> String { path.hasPrefix("/m") ? path : LocalFileAccess().canonicalPath(path) }
+            private func isFile(_ path: String) -> Bool { ["/m/index.js", "/m/task/index.js"].contains(path) || LocalFileAccess().fileExists(atPath: path) }
+        }
+        let files = Files()
+        let first = Collector(), second = Collector()
+        let engineV1 = try inMemoryEngine(files, debug: true, into: first)
+        try engineV1.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engineV1.recordEvent(name: "tap", nodeID: NodeID(1))
+        files.task = "match('tap', () => 'v2')"
+        let engineV2 = try inMemoryEngine(files, debug: true, into: second)
+        try engineV2.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engineV2.recordEvent(name: "tap", nodeID: NodeID(1))
+        #expect(first.results.map(\.value) == ["v1"])
+        #expect(second.results.map(\.value) == ["v2"])
+    }
+
+    private func inMemoryEngine(_ files: any FileAccess, debug: Bool = false, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {
+        try engine(URL(fileURLWithPath: "/m"), debug: debug, files: OverlayFiles(files), limit: limit, into: collector)
+    }
+}
+
+/// Files from memory first, then the disk (for the bundled core).
+struct OverlayFiles: FileAccess {
+    let memory: any FileAccess
+    let disk = LocalFileAccess()
+    init(_ memory: any FileAccess) { self.memory = memory }
+    func readFile(atPath path: String) throws -> String {
+        memory.fileExists(atPath: path) ? try memory.readFile(atPath: path) : try disk.readFile(atPath: path)
+    }
+    func fileExists(atPath path: String) -> Bool { memory.fileExists(atPath: path) || disk.fileExists(atPath: path) }
+    func isDirectory(atPath path: String) -> Bool { memory.isDirectory(atPath: path) || disk.isDirectory(atPath: path) }
+    func canonicalPath(_ path: String) -> String { memory.fileExists(atPath: path) ? path : disk.canonicalPath(path) }
+}

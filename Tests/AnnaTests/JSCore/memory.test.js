@@ -1,0 +1,117 @@
+'use strict';
+// Memory release on deregistration and the cost model: per node, the matching tasks of an
+// event are computed once and cached; loading tasks refreshes only the affected events.
+
+const assert = require('./support/assert');
+const { scripted } = require('./support/fixtures');
+
+const EVENTS = ['did-select', 'ana-appeared', 'ana-updated', 'scroll'];
+
+/** root / 10 screens / 10 keyed lists / 10 rows: 1 + 10 + 100 + 1,000 = 1,111 nodes. */
+function forest(manager) {
+  const ids = [1];
+  manager.registerNode(1, null, 'app');
+  let next = 2;
+  for (let s = 0; s < 10; s += 1) {
+    const screen = next++;
+    manager.registerNode(screen, 1, `screen${s}`);
+    ids.push(screen);
+    for (let l = 0; l < 10; l += 1) {
+      const list = [screen, 'list', l];
+      manager.registerNode(list, screen, 'list', l);
+      ids.push(list);
+      for (let r = 0; r < 10; r += 1) {
+        const row = next++;
+        manager.registerNode(row, list, 'row', r);
+        ids.push(row);
+      }
+    }
+  }
+  return ids;
+}
+
+function tasks(count) {
+  return (match) => {
+    match('list/row/did-select', (node) => node.index);
+    match('/screen3/ana-appeared', () => 'screen3');
+    for (let i = 2; i < count; i += 1) {
+      match(`elsewhere${i}/row/${EVENTS[i % 4]}`, () => 'never');
+    }
+  };
+}
+
+module.exports = {
+  'deregistering the root releases every node, owner entry and cached list'() {
+    const { manager } = scripted(tasks(101));
+    const ids = forest(manager);
+    for (const id of ids) for (const event of EVENTS) manager.recordEvent(event, {}, id);
+    const full = manager.stats();
+    assert.deepEqual([full.nodes, full.owners, full.cachedLists], [1111, 1011, 4444]);
+    assert.equal(manager.deregisterNodes(1), 1111);
+    const empty = manager.stats();
+    assert.deepEqual([empty.nodes, empty.owners, empty.cachedLists], [0, 0, 0]);
+    assert.equal(empty.tasks, 101, 'tasks belong to the module, not to nodes');
+  },
+
+  'deregistering a subtree shrinks the tables by exactly its nodes'() {
+    const { manager } = scripted(tasks(10));
+    const ids = forest(manager);
+    for (const id of ids) manager.recordEvent('did-select', null, id);
+    const before = manager.stats();
+    assert.equal(manager.deregisterNodes(2), 111, 'screen0, its 10 keyed lists and 100 rows');
+    const after = manager.stats();
+    assert.equal(after.nodes, before.nodes - 111);
+    assert.equal(after.owners, before.owners - 101, 'owner 2 and its 100 rows');
+    assert.equal(after.cachedLists, before.cachedLists - 111);
+  },
+
+  'an event reuses its cached list: one computation per node and event name'() {
+    let calls = 0;
+    const { manager, results } = scripted((match) => {
+      match('list/row/did-select', () => { calls += 1; return 'row'; });
+      for (let i = 0; i < 10000; i += 1) match(`other${i}/row/${EVENTS[i % 4]}`, () => 'never');
+    });
+    forest(manager);
+    const start = manager.stats().listsComputed;
+    for (let i = 0; i < 4000; i += 1) manager.recordEvent(EVENTS[i % 4], null, 500);
+    assert.equal(manager.stats().listsComputed - start, 4, 'one list per event name');
+    assert.equal(calls, 1000);
+    assert.equal(results.length, 1000);
+  },
+
+  'loading tasks for one event refreshes only that event\'s lists'() {
+    const { manager } = scripted({
+      index: (match) => { match('row/did-select', () => 1); match('row/scroll', () => 2); },
+      'Lib.Alpha': (match) => match('row/scroll', () => 3),
+    });
+    forest(manager);
+    for (const event of ['did-select', 'scroll']) manager.recordEvent(event, null, 500);
+    const before = manager.stats().listsComputed;
+    manager.registerNode(5000, 1, 'late', null, 'Lib.Alpha');
+    for (const event of ['did-select', 'scroll']) manager.recordEvent(event, null, 500);
+    assert.equal(manager.stats().listsComputed - before, 1, "only 'scroll' was recomputed");
+  },
+
+  'debug reloading releases the cached lists that held the dropped tasks'() {
+    const { manager } = scripted((match) => match('tap', () => 1), { debug: true });
+    manager.registerNode(1, null, 'root');
+    manager.registerNode(2, 1, 'a');
+    manager.recordEvent('tap', null, 1);
+    manager.recordEvent('tap', null, 2);
+    assert.equal(manager.stats().cachedLists, 2);
+    manager.registerNode(3, 1, 'b'); // reloads index.js, dropping its old task
+    assert.equal(manager.stats().cachedLists, 0);
+    assert.equal(manager.stats().tasks, 1);
+  },
+
+  'a benchmark-shaped workload gives the expected results'() {
+    const { manager, results } = scripted(tasks(10000));
+    const ids = forest(manager);
+    for (let i = 0; i < 44440; i += 1) manager.recordEvent(EVENTS[i & 3], null, ids[i % ids.length]);
+    const rows = results.filter((r) => r.meta.task === 'list/row/did-select').length;
+    const screens = results.filter((r) => r.result === 'screen3').length;
+    assert.equal(results.length, rows + screens);
+    assert.ok(rows > 0 && screens > 0, `${rows} row results, ${screens} screen3 results`);
+    assert.equal(manager.stats().cachedLists, 4444);
+  },
+};
