@@ -133,9 +133,11 @@ public final class Manager: Sendable {
         for work in batch {
             switch work {
             case let .operation(operation, time):
-                guard let engine = loadedEngine() else { continue }
-                engine.time = time
-                do { try operation.apply(to: engine) } catch { report(error) }
+                guard let engine = loadedEngine() else {
+                    if dependency.debug { script.backlog.append((operation, time)) }
+                    continue
+                }
+                apply(operation, at: time, to: engine)
             case let .engineTask(body, onFailure):
                 guard let engine = loadedEngine() else {
                     onFailure?(script.lastLoadError ?? AnalyticsError.moduleNotConstructor(module: moduleURL.path, found: "nothing"))
@@ -155,7 +157,14 @@ public final class Manager: Sendable {
         }
     }
 
-    /// The engine, loading the module on first use (and again after a failure in debug mode).
+    private func apply(_ operation: ModuleOperation, at time: Double, to engine: AnalyticsEngine) {
+        engine.time = time
+        do { try operation.apply(to: engine) } catch { report(error) }
+    }
+
+    /// The engine, loading the module on first use. In debug mode a module that failed to
+    /// load is tried again on each later call, and the operations sent meanwhile are replayed
+    /// once it loads, so fixing a file loses nothing.
     private func loadedEngine() -> AnalyticsEngine? {
         if let engine = script.engine { return engine }
         if script.lastLoadError != nil && !dependency.debug { return nil }
@@ -169,6 +178,9 @@ public final class Manager: Sendable {
                     console: Console(output: dependency.standardOutput, errorOutput: dependency.standardError))
             ) { result in results.append(result) }
             script.lastLoadError = nil
+            let backlog = script.backlog
+            script.backlog.removeAll()
+            for (operation, time) in backlog { apply(operation, at: time, to: script.engine!) }
         } catch {
             script.lastLoadError = error
             report(error)
@@ -241,6 +253,7 @@ extension Manager {
     fileprivate final class ScriptState: @unchecked Sendable {
         var engine: AnalyticsEngine?
         var lastLoadError: (any Error)?
+        var backlog: [(ModuleOperation, Double)] = []
         let collected = ResultBuffer()
     }
 

@@ -138,6 +138,12 @@ function loadError(file, error) {
   });
   const stack = stackOf(error);
   if (stack !== undefined) wrapped.stack = stack;
+  // JavaScriptCore marks where an error (a syntax error too) points: keep pointing there.
+  if (error !== null && typeof error === 'object' && typeof error.sourceURL === 'string') {
+    wrapped.sourceURL = error.sourceURL;
+    wrapped.line = error.line;
+    wrapped.column = error.column;
+  }
   return wrapped;
 }
 

@@ -1,0 +1,36 @@
+import Anna
+
+/// A row of a ``TableView``, reused for other rows once it scrolls out.
+///
+/// The table adds the cell's analyzer as its sub-analyzer `cell` with the row as index (under
+/// the section's node when the data source names sections), so a cell needs no analytics code
+/// of its own. When the cell is reused at another row its node moves there: the old node is
+/// deregistered and the next events go to the new index.
+///
+/// Subclasses add content and reset it in ``prepareForReuse()``:
+///
+/// ```swift
+/// final class ProductCell: TableViewCell {
+///     let name = ObservableValue<String?>(nil)
+///     required init(reuseIdentifier: String?) {
+///         super.init(reuseIdentifier: reuseIdentifier)
+///         analyzer.observe(name, for: "name")
+///     }
+/// }
+/// ```
+@MainActor
+open class TableViewCell: View {
+    /// The identifier the table reuses the cell by; a cell without one is not reused.
+    public let reuseIdentifier: String?
+    /// Where the cell is shown, or `nil` while it waits for reuse.
+    public internal(set) var indexPath: TableIndexPath?
+
+    /// Creates a cell; a ``TableView`` calls this for a class registered with it.
+    public required init(reuseIdentifier: String?) {
+        self.reuseIdentifier = reuseIdentifier
+        super.init()
+    }
+
+    /// Called when the table takes the cell from its reuse pool for another row.
+    open func prepareForReuse() {}
+}

@@ -1,0 +1,139 @@
+import Anna
+
+/// A rectangle-free view: a node of the view hierarchy that can be shown or hidden.
+///
+/// A view is *visible* when it is attached to a window that an application shows, neither it
+/// nor any ancestor is hidden. When a view whose analyzer is enabled becomes visible, the kit
+/// records `ana-appeared` on it; when it stops being visible, `ana-disappeared`. Parents
+/// appear before their subviews and disappear after them.
+///
+/// ```swift
+/// let banner = View()
+/// banner.analyzer.enable(naming: "banner")
+/// screen.view.addSubview(banner)     // records ana-appeared when screen is on screen
+/// banner.isHidden = true             // records ana-disappeared
+/// ```
+@MainActor
+open class View: ResponderObject {
+    /// The view this one is a subview of; held weakly.
+    public private(set) weak var superview: View?
+    /// The subviews, back to front.
+    public private(set) var subviews: [View] = []
+    /// The controller whose root view this is; held weakly.
+    weak var owningController: ViewController?
+
+    /// Whether the view is hidden; a hidden view and all its subviews are not visible.
+    public var isHidden = false {
+        didSet {
+            if oldValue != isHidden { propagateVisibility(inherited: inheritedVisibility) }
+        }
+    }
+
+    /// Whether the view is visible now: attached to a shown window, with no hidden view on
+    /// the way up.
+    public private(set) var isVisible = false
+
+    /// Creates a view that is not in any hierarchy.
+    public override init() {
+        super.init()
+    }
+
+    /// The window the view is in, if any.
+    public var window: Window? {
+        var current: View? = self
+        while let view = current {
+            if let window = view as? Window { return window }
+            current = view.superview
+        }
+        return nil
+    }
+
+    /// Whether `ancestor` is this view or one of its superviews.
+    public func isDescendant(of ancestor: View) -> Bool {
+        var current: View? = self
+        while let view = current {
+            if view === ancestor { return true }
+            current = view.superview
+        }
+        return false
+    }
+
+    /// Adds `view` on top of the subviews, taking it from its current superview first.
+    ///
+    /// When this view is visible and `view` is not hidden, `view` and its subviews appear.
+    /// - Precondition: `view` is not this view or one of its ancestors.
+    public func addSubview(_ view: View) {
+        precondition(!isDescendant(of: view), "A view cannot be added to itself or to one of its subviews.")
+        view.detachFromSuperview()
+        subviews.append(view)
+        view.superview = self
+        view.superviewDidChange()
+        view.propagateVisibility(inherited: isVisible)
+    }
+
+    /// Removes the view from its superview; it and its subviews disappear if they were visible.
+    public func removeFromSuperview() {
+        guard superview != nil else { return }
+        detachFromSuperview()
+        propagateVisibility(inherited: inheritedVisibility)
+    }
+
+    // MARK: - Hierarchy
+
+    override var computedNextResponder: ResponderObject? {
+        owningController ?? superview
+    }
+
+    private func detachFromSuperview() {
+        guard let superview else { return }
+        superview.subviews.removeAll { $0 === self }
+        self.superview = nil
+        superviewDidChange()
+    }
+
+    private func superviewDidChange() {
+        refreshResponderLink()
+        owningController?.refreshResponderLink()
+    }
+
+    // MARK: - Visibility
+
+    /// Whether the view would be visible if it were not hidden: its superview is visible (a
+    /// window answers whether an application shows it).
+    var inheritedVisibility: Bool {
+        superview?.isVisible ?? false
+    }
+
+    /// Brings the visibility of the view and its subtree up to date.
+    /// - Parameter inherited: whether the superview (or, for a window, the application) shows it.
+    func propagateVisibility(inherited: Bool) {
+        let visible = inherited && !isHidden
+        guard visible != isVisible else { return }
+        if visible {
+            isVisible = true
+            owningController?.rootViewVisibilityDidChange(true)
+            analyzerSlot.record(VisibilityEvent.appeared)
+            didBecomeVisible()
+            for subview in subviews where subview.superview === self && isVisible {
+                subview.propagateVisibility(inherited: true)
+            }
+        } else {
+            for subview in subviews where subview.superview === self {
+                subview.propagateVisibility(inherited: false)
+            }
+            isVisible = false
+            analyzerSlot.record(VisibilityEvent.disappeared)
+            owningController?.rootViewVisibilityDidChange(false)
+        }
+    }
+
+    /// Called when the view has become visible, before its subviews are updated (a table
+    /// lays out its rows here).
+    func didBecomeVisible() {}
+}
+
+/// The names of the visibility events, as the JavaScript core expects them.
+enum VisibilityEvent {
+    static let appeared = "ana-appeared"
+    static let disappeared = "ana-disappeared"
+}

@@ -1,0 +1,229 @@
+import Anna
+import AnnaKit
+import CoreJS
+import Foundation
+import Synchronization
+
+/// Collects what a manager delivers, and on which queue it was delivered.
+final class ResultCollector: ManagerDelegate {
+    static let queueKey = DispatchSpecificKey<String>()
+
+    private struct State {
+        var results: [AnalyticsResult] = []
+        var errors: [String] = []
+        var queueNames: [String?] = []
+    }
+
+    private let state = Mutex(State())
+
+    func manager(_ manager: Manager, didSend result: AnalyticsResult) {
+        let queueName = DispatchQueue.getSpecific(key: Self.queueKey)
+        state.withLock {
+            $0.results.append(result)
+            $0.queueNames.append(queueName)
+        }
+    }
+
+    func manager(_ manager: Manager, didCatch error: any Error) {
+        state.withLock { $0.errors.append(String(describing: error)) }
+    }
+
+    var results: [AnalyticsResult] { state.withLock { $0.results } }
+    var errors: [String] { state.withLock { $0.errors } }
+    var queueNames: [String?] { state.withLock { $0.queueNames } }
+}
+
+/// One event as the fixture's tracing tasks report it: the event, the node's path and index.
+struct Trace: Equatable, CustomStringConvertible {
+    var event: String
+    var path: String
+    var index: Int?
+
+    init(_ event: String, _ path: String, _ index: Int? = nil) {
+        self.event = event
+        self.path = path
+        self.index = index
+    }
+
+    /// The tasks of `task/index.js` that trace an event.
+    static let tracedTasks: Set<String> = ["ana-appeared", "ana-disappeared", "did-select", "touch-up-inside", "ping", "ana-updated"]
+
+    init?(_ result: AnalyticsResult) {
+        guard let task = result.meta?.task, Self.tracedTasks.contains(task),
+            let event = result.value["event"]?.stringValue, let path = result.value["path"]?.stringValue
+        else { return nil }
+        self.init(event, path, result.value["index"]?.numberValue.map { Int($0) })
+    }
+
+    var description: String { "\(event) \(path)\(index.map { "#\($0)" } ?? "")" }
+}
+
+/// A node of a JSON snapshot.
+struct SnapshotNode: Equatable, CustomStringConvertible {
+    var path: String
+    var index: Int?
+    var id: String
+
+    /// Every node below the root of `json` (a `snapshot(format: .json)`), parents first.
+    static func all(in json: String) throws -> [SnapshotNode] {
+        let snapshot = try JSONValue(parsing: json)
+        var nodes: [SnapshotNode] = []
+        func visit(_ node: JSONValue, path: String) {
+            for child in node["children"]?.arrayValue ?? [] {
+                let childPath = path + "/" + (child["name"]?.stringValue ?? "?")
+                nodes.append(SnapshotNode(
+                    path: childPath, index: child["index"]?.numberValue.map { Int($0) },
+                    id: child["id"]?.stringValue ?? ""))
+                visit(child, path: childPath)
+            }
+        }
+        if let root = snapshot["root"] { visit(root, path: "") }
+        return nodes
+    }
+
+    var description: String { "\(path)\(index.map { "#\($0)" } ?? "")" }
+}
+
+/// A manager on the fixture module, an application and a window, for one test.
+@MainActor
+final class Harness {
+    static var moduleURL: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/kit", isDirectory: true)
+    }
+
+    let manager: Manager
+    let collector = ResultCollector()
+    let application: Application
+    let window = Window()
+
+    init(delegateQueue: DispatchQueue? = nil) {
+        manager = Manager(moduleURL: Self.moduleURL)
+        if let delegateQueue { manager.delegateQueue = delegateQueue }
+        manager.delegate = collector
+        application = Application(manager: manager)
+    }
+
+    /// Shows `controller` as the window's root.
+    func show(_ controller: ViewController) {
+        window.rootViewController = controller
+        application.window = window
+    }
+
+    /// Every result delivered so far, once everything recorded before was handled.
+    func results() async -> [AnalyticsResult] {
+        await manager.flush()
+        return collector.results
+    }
+
+    /// The traced events delivered so far, without value updates unless asked for.
+    func traces(includingUpdates: Bool = false) async -> [Trace] {
+        await results().compactMap(Trace.init).filter { includingUpdates || $0.event != "ana-updated" }
+    }
+
+    /// The nodes of the tree now.
+    func nodes() async throws -> [SnapshotNode] {
+        try SnapshotNode.all(in: try await manager.snapshot(format: .json))
+    }
+}
+
+// MARK: - The reference README's screens
+
+/// A cell whose title is observed (`ana-updated` with key path `title`).
+final class ItemCell: TableViewCell {
+    static var made = 0
+    let title = ObservableValue<String?>(nil)
+
+    required init(reuseIdentifier: String?) {
+        super.init(reuseIdentifier: reuseIdentifier)
+        Self.made += 1
+        analyzer.observe(title, for: "title")
+    }
+}
+
+/// The reference README's master: a table of items and a "more" button; selecting a row or
+/// tapping the button pushes a detail.
+final class MasterViewController: ViewController, AnalyzableObject, TableViewDataSource, TableViewDelegate {
+    nonisolated static let subAnalyzableKeys: Set<String> = ["table", "more"]
+
+    nonisolated let table: TableView
+    nonisolated let more: Button
+    var items: [String]
+
+    init(rows: Int = 10, visibleRows: Int = 3) {
+        table = TableView(visibleRowCount: visibleRows)
+        more = Button(title: "More")
+        items = (0..<rows).map { "Item \($0)" }
+        super.init()
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        table.register(ItemCell.self, forCellReuseIdentifier: "Item")
+        table.dataSource = self
+        table.delegate = self
+        view.addSubview(table)
+        view.addSubview(more)
+        more.addAction(for: .touchUpInside) { [weak self] _ in
+            self?.navigationController?.pushViewController(DetailViewController())
+        }
+        analyzer.enable(naming: "master")
+    }
+
+    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+        switch key {
+        case "table": return .one(table)
+        case "more": return .one(more)
+        default: return nil
+        }
+    }
+
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int {
+        items.count
+    }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: TableIndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "Item", for: indexPath)
+        (cell as? ItemCell)?.title.value = items[indexPath.row]
+        return cell
+    }
+
+    func tableView(_ tableView: TableView, didSelectRowAt indexPath: TableIndexPath) {
+        navigationController?.pushViewController(DetailViewController())
+    }
+}
+
+/// The reference README's detail: one button.
+final class DetailViewController: ViewController, AnalyzableObject {
+    nonisolated static let subAnalyzableKeys: Set<String> = ["button"]
+    nonisolated let button: Button
+
+    override init() {
+        button = Button(title: "Buy")
+        super.init()
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        view.addSubview(button)
+        analyzer.enable(naming: "detail")
+    }
+
+    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+        key == "button" ? .one(button) : nil
+    }
+}
+
+/// A controller that only names itself: a screen to put test views on.
+final class ScreenViewController: ViewController {
+    let name: String
+
+    init(name: String) {
+        self.name = name
+        super.init()
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        analyzer.enable(naming: name)
+    }
+}

@@ -1,0 +1,166 @@
+import Anna
+import AnnaKit
+import Testing
+
+/// Tables: rows shown in a window, reusable cells, named sections.
+@MainActor
+@Suite("Tables")
+struct TableTests {
+    @Test("a reused cell moves to its new row, leaving no stale node")
+    func reuse() async throws {
+        let harness = Harness()
+        let master = MasterViewController(rows: 20, visibleRows: 3)
+        harness.show(master)
+        let cellsBefore = Set(master.table.visibleCells.map(ObjectIdentifier.init))
+        let made = ItemCell.made
+
+        master.table.scroll(toRow: TableIndexPath(row: 10))
+
+        #expect(master.table.indexPathsForVisibleRows == [10, 11, 12].map { TableIndexPath(row: $0) })
+        #expect(Set(master.table.visibleCells.map(ObjectIdentifier.init)) == cellsBefore)
+        #expect(ItemCell.made == made)
+        let cellTraces = await harness.traces(includingUpdates: true).filter { $0.path == "/master/table/cell" }
+        #expect(cellTraces.suffix(9) == [
+            Trace("ana-disappeared", "/master/table/cell", 0),
+            Trace("ana-disappeared", "/master/table/cell", 1),
+            Trace("ana-disappeared", "/master/table/cell", 2),
+            Trace("ana-updated", "/master/table/cell", 10),
+            Trace("ana-appeared", "/master/table/cell", 10),
+            Trace("ana-updated", "/master/table/cell", 11),
+            Trace("ana-appeared", "/master/table/cell", 11),
+            Trace("ana-updated", "/master/table/cell", 12),
+            Trace("ana-appeared", "/master/table/cell", 12),
+        ])
+        let updates = await harness.results().filter { $0.value["event"] == "ana-updated" && $0.value["index"] == 11 }
+        #expect(updates.map(\.value["value"]) == ["Item 11"])
+
+        #expect(master.table.selectRow(at: TableIndexPath(row: 11)))
+        #expect(await harness.traces().last == Trace("did-select", "/master/table/cell", 11))
+
+        let cells = try await harness.nodes().filter { $0.path == "/master/table/cell" }
+        #expect(cells.map(\.index) == [10, 11, 12])
+    }
+
+    @Test("scrolling by one reuses the row that left for the row that came")
+    func scrollByOne() async throws {
+        let harness = Harness()
+        let master = MasterViewController(rows: 5, visibleRows: 3)
+        harness.show(master)
+        let first = try #require(master.table.cellForRow(at: TableIndexPath(row: 0)))
+
+        master.table.scroll(toRow: TableIndexPath(row: 1))
+        #expect(master.table.cellForRow(at: TableIndexPath(row: 3)) === first)
+        master.table.scroll(toRow: TableIndexPath(row: 4))  // as far as the end allows
+        #expect(master.table.indexPathsForVisibleRows == [2, 3, 4].map { TableIndexPath(row: $0) })
+
+        let cells = try await harness.nodes().filter { $0.path == "/master/table/cell" }
+        #expect(cells.compactMap(\.index).sorted() == [2, 3, 4])
+    }
+
+    @Test("reloading shows the rows again")
+    func reload() async throws {
+        let harness = Harness()
+        let master = MasterViewController(rows: 3, visibleRows: 2)
+        harness.show(master)
+        master.items = ["A", "B"]
+        master.table.reloadData()
+
+        let traces = await harness.traces(includingUpdates: true).filter { $0.path == "/master/table/cell" }
+        #expect(traces.suffix(6) == [
+            Trace("ana-disappeared", "/master/table/cell", 0),
+            Trace("ana-disappeared", "/master/table/cell", 1),
+            Trace("ana-updated", "/master/table/cell", 0),
+            Trace("ana-appeared", "/master/table/cell", 0),
+            Trace("ana-updated", "/master/table/cell", 1),
+            Trace("ana-appeared", "/master/table/cell", 1),
+        ])
+        let values = await harness.results().filter { $0.value["event"] == "ana-updated" }.suffix(2).map(\.value["value"])
+        #expect(values == ["A", "B"])
+    }
+
+    @Test("named sections are keyed nodes between the table and its cells")
+    func sections() async throws {
+        let harness = Harness()
+        let shop = SectionedViewController(sections: [("featured", 2), ("all", 5)], visibleRows: 4)
+        harness.show(shop)
+
+        #expect(shop.table.selectRow(at: TableIndexPath(row: 0, section: 1)))
+
+        let appeared = await harness.traces().filter { $0.event == "ana-appeared" && $0.path.hasSuffix("/cell") }
+        #expect(appeared == [
+            Trace("ana-appeared", "/shop/table/featured/cell", 0),
+            Trace("ana-appeared", "/shop/table/featured/cell", 1),
+            Trace("ana-appeared", "/shop/table/all/cell", 0),
+            Trace("ana-appeared", "/shop/table/all/cell", 1),
+        ])
+        let probe = await harness.results().first { $0.value["probe"] == "section" }
+        #expect(probe?.value == ["probe": "section", "section": "all", "sectionIndex": 1, "row": 0])
+
+        let nodes = try await harness.nodes()
+        #expect(nodes.map(\.description) == [
+            "/shop", "/shop/table", "/shop/table/featured#0", "/shop/table/featured/cell#0",
+            "/shop/table/featured/cell#1", "/shop/table/all#1", "/shop/table/all/cell#0", "/shop/table/all/cell#1",
+        ])
+        // A section node has a keyed ID: the table's number, its name and its index.
+        let table = try #require(nodes.first { $0.path == "/shop/table" })
+        #expect(nodes.first { $0.path == "/shop/table/all" }?.id == "\(table.id)/all/1")
+    }
+
+    @Test("a table whose analyzer is not enabled records nothing for its rows")
+    func unanalyzedTable() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let table = TableView(visibleRowCount: 2)
+        let source = PlainSource()
+        table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
+        table.dataSource = source
+        screen.view.addSubview(table)
+        harness.show(screen)
+        #expect(table.visibleCells.count == 2)
+        #expect(table.selectRow(at: TableIndexPath(row: 1)))
+
+        #expect(await harness.traces() == [Trace("ana-appeared", "/plain")])
+    }
+}
+
+/// A screen named `shop` with a table in named sections.
+final class SectionedViewController: ViewController, TableViewDataSource {
+    let table: TableView
+    let sections: [(name: String, rows: Int)]
+
+    init(sections: [(name: String, rows: Int)], visibleRows: Int) {
+        self.sections = sections
+        table = TableView(visibleRowCount: visibleRows)
+        super.init()
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        table.register(TableViewCell.self, forCellReuseIdentifier: "Cell")
+        table.dataSource = self
+        view.addSubview(table)
+        analyzer.enable(naming: "shop")
+        analyzer.setSubAnalyzer(table.analyzer, for: "table")
+    }
+
+    func numberOfSections(in tableView: TableView) -> Int { sections.count }
+
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { sections[section].rows }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: TableIndexPath) -> TableViewCell {
+        tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
+    }
+
+    func tableView(_ tableView: TableView, analyticsNameForSection section: Int) -> String? {
+        sections[section].name
+    }
+}
+
+/// Three rows of plain cells.
+final class PlainSource: TableViewDataSource {
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 3 }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: TableIndexPath) -> TableViewCell {
+        tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
+    }
+}

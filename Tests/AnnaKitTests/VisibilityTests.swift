@@ -1,0 +1,85 @@
+import Anna
+import AnnaKit
+import Testing
+
+/// `ana-appeared` / `ana-disappeared` as views enter and leave a visible window.
+@MainActor
+@Suite("Visibility")
+struct VisibilityTests {
+    @Test("views appear and disappear with their window, their ancestors and their own isHidden")
+    func visibility() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "screen")
+        harness.show(screen)
+        let panel = View()
+        let label = View()
+        let silent = View()
+        _ = silent.analyzer  // made but not enabled: records nothing
+        panel.addSubview(label)
+        panel.addSubview(silent)
+        panel.analyzer.enable(naming: "panel")
+        label.analyzer.enable(naming: "label")
+
+        screen.view.addSubview(panel)
+        #expect(label.isVisible && panel.isVisible && silent.isVisible)
+        panel.isHidden = true
+        #expect(!label.isVisible)
+        label.isHidden = true
+        panel.isHidden = false
+        label.isHidden = false
+        harness.window.isHidden = true
+        #expect(!screen.isVisible)
+        harness.window.isHidden = false
+        label.removeFromSuperview()
+        harness.application.window = nil
+
+        #expect(await harness.traces() == [
+            Trace("ana-appeared", "/screen"),
+            Trace("ana-appeared", "/screen/panel"),
+            Trace("ana-appeared", "/screen/panel/label"),
+            Trace("ana-disappeared", "/screen/panel/label"),  // the panel is hidden
+            Trace("ana-disappeared", "/screen/panel"),
+            Trace("ana-appeared", "/screen/panel"),  // the panel is shown; the label still hidden
+            Trace("ana-appeared", "/screen/panel/label"),
+            Trace("ana-disappeared", "/screen/panel/label"),  // the window is hidden
+            Trace("ana-disappeared", "/screen/panel"),
+            Trace("ana-disappeared", "/screen"),
+            Trace("ana-appeared", "/screen"),  // the window is shown again
+            Trace("ana-appeared", "/screen/panel"),
+            Trace("ana-appeared", "/screen/panel/label"),
+            Trace("ana-disappeared", "/screen/panel/label"),  // the label is removed
+            Trace("ana-disappeared", "/screen/panel"),  // the application drops the window
+            Trace("ana-disappeared", "/screen"),
+        ])
+    }
+
+    @Test("a view outside any window, or in a window no application shows, is not visible")
+    func notInAShownWindow() async throws {
+        let harness = Harness()
+        let loose = View()
+        loose.analyzer.enable(naming: "loose")
+        let window = Window()
+        let inWindow = View()
+        inWindow.analyzer.enable(naming: "orphan")
+        window.addSubview(inWindow)
+
+        #expect(!loose.isVisible && !inWindow.isVisible)
+        #expect(inWindow.window === window)
+        #expect(await harness.traces().isEmpty)
+    }
+
+    @Test("the responder chain runs view, controller, window, application")
+    func responderChain() {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "screen")
+        harness.show(screen)
+        let button = Button()
+        screen.view.addSubview(button)
+
+        #expect(button.nextResponder === screen.view)
+        #expect(screen.view.nextResponder === screen)
+        #expect(screen.nextResponder === harness.window)
+        #expect(harness.window.nextResponder === harness.application)
+        #expect(harness.application.nextResponder == nil)
+    }
+}
