@@ -8,9 +8,11 @@ let package = Package(
         .library(name: "Anna", targets: ["Anna"]),
         .library(name: "CoreJS", targets: ["CoreJS"]),
         .library(name: "AnnaKit", targets: ["AnnaKit"]),
+        .executable(name: "anna", targets: ["anna"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // The only C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
@@ -30,7 +32,10 @@ let package = Package(
         // The analytics host: loads analytics modules and the bundled JavaScript core (js/anna).
         .target(
             name: "Anna",
-            dependencies: ["CoreJS"],
+            dependencies: [
+                "CoreJS",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             resources: [.copy("../../js/anna")]
         ),
         .testTarget(name: "CoreJSTests", dependencies: ["CoreJS"]),
@@ -48,6 +53,21 @@ let package = Package(
         ),
         // The runnable example: a small shop app driven through a scripted session.
         .executableTarget(name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo"),
+        // The `anna` command: replay event streams, snapshots, traces, task checks.
+        .target(
+            name: "AnnaCLI",
+            dependencies: [
+                "Anna", "CoreJS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
+        ),
+        .executableTarget(name: "anna", dependencies: ["AnnaCLI"]),
+        .testTarget(
+            name: "AnnaCLITests",
+            dependencies: ["AnnaCLI", "Anna", "CoreJS", "anna"],
+            resources: [.copy("../../fixtures")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -47,11 +47,18 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .moduleNotConstructor(module, found):
             return "analytics module \(module) must export a constructor (receive, config) => manager, found \(found)"
         case let .operationFailed(operation, error):
+            // The core's own errors point into the core, which says nothing to the user.
+            if let exception = error.exception, Self.coreErrorNames.contains(exception.name) {
+                return "\(operation) failed: \(exception.name): \(exception.message)"
+            }
             return "\(operation) failed: \(error)"
         case let .tasksFailed(failures):
             return failures.map(\.description).joined(separator: "\n")
         }
     }
+
+    /// Errors the bundled core raises about the caller's input (their location is in the core).
+    static let coreErrorNames: Set<String> = ["AnnaError", "NodeError", "PatternError", "TaskError"]
 
     /// The JavaScript exception behind the error, when there is one.
     public var exception: JavaScriptException? {

@@ -70,6 +70,7 @@ public final class Manager: Sendable {
     /// Writes the snapshot (markup) to `dependency.standardOutput`, after the operations sent before.
     public func logSnapshot() {
         run { engine in
+            self.script.recorder?.recordSnapshot()
             self.dependency.standardOutput.write(try engine.snapshot(format: .markup) + "\n")
         }
     }
@@ -158,6 +159,7 @@ public final class Manager: Sendable {
     }
 
     private func apply(_ operation: ModuleOperation, at time: Double, to engine: AnalyticsEngine) {
+        script.recorder?.record(operation, time: time)
         engine.time = time
         do { try operation.apply(to: engine) } catch { report(error) }
     }
@@ -167,6 +169,9 @@ public final class Manager: Sendable {
     /// once it loads, so fixing a file loses nothing.
     private func loadedEngine() -> AnalyticsEngine? {
         if let engine = script.engine { return engine }
+        if script.recorder == nil, let url = dependency.recordingURL {
+            do { script.recorder = try EventStreamRecorder(url: url) } catch { report(error) }
+        }
         if script.lastLoadError != nil && !dependency.debug { return nil }
         do {
             let results = script.collected
@@ -254,6 +259,7 @@ extension Manager {
         var engine: AnalyticsEngine?
         var lastLoadError: (any Error)?
         var backlog: [(ModuleOperation, Double)] = []
+        var recorder: EventStreamRecorder?
         let collected = ResultBuffer()
     }
 

@@ -19,6 +19,9 @@ extension Manager {
         public var executionTimeLimit: Double
         /// Folders besides the module's and the core's that modules may be read from.
         public var additionalAllowedRoots: [URL]
+        /// When set, every operation sent to the core is also written to this file in the
+        /// event-stream format (opt-in), so `anna run` can replay the session exactly.
+        public var recordingURL: URL?
 
         /// The defaults: not debug, bundled core, files from disk, standard output, 2 s.
         public init(
@@ -26,7 +29,7 @@ extension Manager {
             fileManager: any FileAccess = LocalFileAccess(),
             standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
             standardError: (any OutputSink)? = nil, executionTimeLimit: Double = 2,
-            additionalAllowedRoots: [URL] = []
+            additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
         ) {
             self.debug = debug
             self.coreJSModuleURL = coreJSModuleURL
@@ -35,6 +38,7 @@ extension Manager {
             self.standardError = standardError
             self.executionTimeLimit = executionTimeLimit
             self.additionalAllowedRoots = additionalAllowedRoots
+            self.recordingURL = recordingURL
         }
     }
 }

@@ -10,7 +10,7 @@ public enum ModuleOperation: Sendable, Equatable {
     case deregister(id: NodeID)
 
     /// Sends the operation to an engine.
-    func apply(to engine: AnalyticsEngine) throws {
+    public func apply(to engine: AnalyticsEngine) throws {
         switch self {
         case let .register(id, parent, name, index, namespace, attributes):
             try engine.registerNode(

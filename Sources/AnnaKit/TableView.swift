@@ -29,7 +29,10 @@ open class TableView: View {
 
     /// How many rows are shown at once.
     public var visibleRowCount: Int {
-        didSet { layoutRows() }
+        didSet {
+            if visibleRowCount < 0 { visibleRowCount = 0 }
+            layoutRows()
+        }
     }
 
     /// The selected row (after ``selectRow(at:)``), or `nil`.
@@ -159,7 +162,7 @@ open class TableView: View {
     private func display(at indexPath: TableIndexPath) {
         guard let dataSource else { return }
         let cell = dataSource.tableView(self, cellForRowAt: indexPath)
-        attachAnalyzer(of: cell, at: indexPath)
+        if cell.analyzerIndexPath != indexPath { attachAnalyzer(of: cell, at: indexPath) }
         cell.indexPath = indexPath
         displayedCells[indexPath] = cell
         delegate?.tableView(self, willDisplay: cell, forRowAt: indexPath)
@@ -183,6 +186,7 @@ open class TableView: View {
             parent = tableAnalyzer.keyedSubAnalyzer(for: name, index: indexPath.section)
         }
         parent.setSubAnalyzer(cell.analyzer, for: cellAnalyticsName, index: indexPath.row)
+        cell.analyzerIndexPath = indexPath
     }
 
     // MARK: - Row arithmetic

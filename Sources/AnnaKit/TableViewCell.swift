@@ -24,6 +24,8 @@ open class TableViewCell: View {
     public let reuseIdentifier: String?
     /// Where the cell is shown, or `nil` while it waits for reuse.
     public internal(set) var indexPath: TableIndexPath?
+    /// Where the table last attached the cell's analyzer.
+    var analyzerIndexPath: TableIndexPath?
 
     /// Creates a cell; a ``TableView`` calls this for a class registered with it.
     public required init(reuseIdentifier: String?) {

@@ -2,7 +2,7 @@ import Anna
 
 /// A rectangle-free view: a node of the view hierarchy that can be shown or hidden.
 ///
-/// A view is *visible* when it is attached to a window that an application shows, neither it
+/// A view is *visible* when it is attached to a window that an application shows and neither it
 /// nor any ancestor is hidden. When a view whose analyzer is enabled becomes visible, the kit
 /// records `ana-appeared` on it; when it stops being visible, `ana-disappeared`. Parents
 /// appear before their subviews and disappear after them.
@@ -105,25 +105,35 @@ open class View: ResponderObject {
     }
 
     /// Brings the visibility of the view and its subtree up to date.
+    ///
+    /// Appearing runs parent first: the controller's event, the view's event, the
+    /// controller's ``ViewController/viewDidAppear()``, then the subviews. Disappearing runs
+    /// the other way round. A hook that changes the hierarchy again (hides the view, say)
+    /// runs its own update; this one then stops, so events never come out of order.
     /// - Parameter inherited: whether the superview (or, for a window, the application) shows it.
     func propagateVisibility(inherited: Bool) {
         let visible = inherited && !isHidden
         guard visible != isVisible else { return }
+        let controller = owningController
         if visible {
             isVisible = true
-            owningController?.rootViewVisibilityDidChange(true)
+            let controllerChanged = controller?.recordAppearance(true) ?? false
             analyzerSlot.record(VisibilityEvent.appeared)
+            if controllerChanged { controller?.finishAppearance(true) }
+            guard isVisible else { return }
             didBecomeVisible()
-            for subview in subviews where subview.superview === self && isVisible {
+            for subview in subviews where subview.superview === self {
+                guard isVisible else { return }
                 subview.propagateVisibility(inherited: true)
             }
         } else {
             for subview in subviews where subview.superview === self {
                 subview.propagateVisibility(inherited: false)
             }
+            guard isVisible else { return }
             isVisible = false
             analyzerSlot.record(VisibilityEvent.disappeared)
-            owningController?.rootViewVisibilityDidChange(false)
+            if controller?.recordAppearance(false) == true { controller?.finishAppearance(false) }
         }
     }
 

@@ -147,16 +147,18 @@ open class ViewController: ResponderObject {
     /// Called after ``viewDidLoad()`` (a navigation controller shows its top controller here).
     func viewWasLoaded() {}
 
-    /// Called by the root view when its visibility changed.
-    func rootViewVisibilityDidChange(_ visible: Bool) {
-        guard visible != isVisible else { return }
+    /// Called by the root view when its visibility changes: records `ana-appeared` or
+    /// `ana-disappeared` (when the analyzer is enabled).
+    /// - Returns: whether the controller's visibility changed (then ``finishAppearance(_:)`` follows).
+    func recordAppearance(_ visible: Bool) -> Bool {
+        guard visible != isVisible else { return false }
         isVisible = visible
-        if visible {
-            analyzerSlot.record(VisibilityEvent.appeared)
-            viewDidAppear()
-        } else {
-            analyzerSlot.record(VisibilityEvent.disappeared)
-            viewDidDisappear()
-        }
+        analyzerSlot.record(visible ? VisibilityEvent.appeared : VisibilityEvent.disappeared)
+        return true
+    }
+
+    /// Calls ``viewDidAppear()`` or ``viewDidDisappear()`` after ``recordAppearance(_:)``.
+    func finishAppearance(_ visible: Bool) {
+        if visible { viewDidAppear() } else { viewDidDisappear() }
     }
 }

@@ -83,3 +83,36 @@ struct VisibilityTests {
         #expect(harness.application.nextResponder == nil)
     }
 }
+
+/// Re-entrant changes from lifecycle hooks keep events in order.
+@MainActor
+@Suite("Visibility, re-entrant")
+struct ReentrantVisibilityTests {
+    @Test("a controller that hides its view when it appears records appeared, then disappeared")
+    func hideOnAppear() async throws {
+        let harness = Harness()
+        let screen = HidingController()
+        let child = View()
+        child.analyzer.enable(naming: "child")
+        screen.view.addSubview(child)
+        harness.show(screen)
+
+        #expect(!screen.view.isVisible && !child.isVisible && !screen.isVisible)
+        #expect(await harness.traces() == [
+            Trace("ana-appeared", "/hiding"),
+            Trace("ana-disappeared", "/hiding"),
+        ])
+    }
+}
+
+/// A screen named `hiding` that hides its own view as soon as it appears.
+final class HidingController: ViewController {
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        analyzer.enable(naming: "hiding")
+    }
+
+    override func viewDidAppear() {
+        view.isHidden = true
+    }
+}

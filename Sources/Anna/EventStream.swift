@@ -1,0 +1,193 @@
+import CoreJS
+import OrderedCollections
+
+/// The NDJSON event-stream format (version 1): one module operation per line, as `anna`
+/// replays and the ``Manager`` recorder writes. See `docs/event-stream.md`.
+///
+/// ```
+/// {"op":"register","id":7,"parent":null,"name":"__root__","time":1700000000000}
+/// {"op":"event","id":71,"name":"did-select","properties":{"row":3}}
+/// ```
+public enum EventStream {
+    /// The format version this library reads and writes.
+    public static let version = 1
+
+    /// One line of a stream: what to do and, optionally, the clock for it.
+    public struct Record: Sendable, Equatable {
+        /// What the line asks for.
+        public var command: Command
+        /// The time (ms since the epoch) the core's clock shows for this operation.
+        public var time: Double?
+
+        /// Creates a record.
+        public init(command: Command, time: Double? = nil) {
+            self.command = command
+            self.time = time
+        }
+    }
+
+    /// What a line asks for.
+    public enum Command: Sendable, Equatable {
+        /// A module protocol operation (the `update`, `appear`, `disappear` sugar becomes an event).
+        case operation(ModuleOperation)
+        /// Print a snapshot.
+        case snapshot
+        /// The stream's format version (an optional first line).
+        case version(Int)
+    }
+
+    /// Why a line is not a valid record.
+    public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong with the line.
+        public var message: String
+        /// Creates an error.
+        public init(_ message: String) { self.message = message }
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// Parses one line; `nil` for a blank line or a `//` comment.
+    /// - Throws: ``FormatError`` for bad JSON, an unknown op, a missing field or a wrong type.
+    public static func parse(line: String) throws -> Record? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+            return nil
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: line)
+        } catch let error as JSONParseError {
+            throw FormatError("invalid JSON at column \(error.column): \(error.reason)")
+        }
+        guard case let .object(fields) = value else { throw FormatError("a line must be a JSON object") }
+        var reader = FieldReader(fields: fields)
+        let op = try reader.string("op")
+        let time = try reader.optionalNumber("time")
+        let command: Command
+        switch op {
+        case "register":
+            command = .operation(.register(
+                id: try reader.nodeID("id"), parent: try reader.optionalNodeID("parent"),
+                name: try reader.string("name"), index: try reader.optionalInteger("index"),
+                namespace: try reader.optionalString("namespace"), attributes: try reader.optionalObject("attributes")))
+        case "event":
+            command = .operation(.event(
+                id: try reader.nodeID("id"), name: try reader.string("name"),
+                properties: try reader.optionalObject("properties") ?? [:]))
+        case "update":
+            let id = try reader.nodeID("id")
+            let keyPath = try reader.string("keyPath")
+            var properties: OrderedDictionary<String, JSONValue> = ["key-path": .string(keyPath)]
+            if let value = reader.take("value") { properties["value"] = value }
+            command = .operation(.event(id: id, name: "ana-updated", properties: .object(properties)))
+        case "appear":
+            command = .operation(.event(id: try reader.nodeID("id"), name: "ana-appeared", properties: [:]))
+        case "disappear":
+            command = .operation(.event(id: try reader.nodeID("id"), name: "ana-disappeared", properties: [:]))
+        case "deregister":
+            command = .operation(.deregister(id: try reader.nodeID("id")))
+        case "snapshot":
+            command = .snapshot
+        case "version":
+            guard let version = try reader.optionalInteger("version") else { throw FormatError("missing field 'version'") }
+            guard version <= Self.version else {
+                throw FormatError("stream version \(version) is newer than this reader (\(Self.version))")
+            }
+            command = .version(version)
+        default:
+            throw FormatError("unknown op '\(op)' (expected register, event, update, appear, disappear, deregister, snapshot, version)")
+        }
+        try reader.rejectUnknownFields(op: op)
+        return Record(command: command, time: time)
+    }
+
+    /// The line for an operation (without a line break), in the canonical long form.
+    public static func line(for operation: ModuleOperation, time: Double? = nil) -> String {
+        var fields: OrderedDictionary<String, JSONValue>
+        switch operation {
+        case let .register(id, parent, name, index, namespace, attributes):
+            fields = ["op": "register", "id": id.jsonValue, "parent": parent?.jsonValue ?? .null, "name": .string(name)]
+            if let index { fields["index"] = .number(Double(index)) }
+            if let namespace { fields["namespace"] = .string(namespace) }
+            if let attributes { fields["attributes"] = attributes }
+        case let .event(id, name, properties):
+            fields = ["op": "event", "id": id.jsonValue, "name": .string(name), "properties": properties]
+        case let .deregister(id):
+            fields = ["op": "deregister", "id": id.jsonValue]
+        }
+        if let time { fields["time"] = .number(time) }
+        return JSONValue.object(fields).jsonText
+    }
+}
+
+/// Reads typed fields off a line's object, remembering which it used.
+private struct FieldReader {
+    var fields: OrderedDictionary<String, JSONValue>
+
+    mutating func take(_ key: String) -> JSONValue? {
+        fields.removeValue(forKey: key)
+    }
+
+    mutating func string(_ key: String) throws -> String {
+        guard let value = take(key) else { throw EventStream.FormatError("missing field '\(key)'") }
+        guard case let .string(text) = value, !text.isEmpty else {
+            throw EventStream.FormatError("field '\(key)' must be a non-empty string, got \(value.jsonText)")
+        }
+        return text
+    }
+
+    mutating func optionalString(_ key: String) throws -> String? {
+        switch take(key) {
+        case nil, .null?: return nil
+        case let .string(text)?: return text
+        case let value?: throw EventStream.FormatError("field '\(key)' must be a string or null, got \(value.jsonText)")
+        }
+    }
+
+    mutating func optionalNumber(_ key: String) throws -> Double? {
+        switch take(key) {
+        case nil, .null?: return nil
+        case let .number(number)?: return number
+        case let value?: throw EventStream.FormatError("field '\(key)' must be a number, got \(value.jsonText)")
+        }
+    }
+
+    mutating func optionalInteger(_ key: String) throws -> Int? {
+        switch take(key) {
+        case nil, .null?: return nil
+        case let .number(number)? where number == number.rounded() && abs(number) < 9e15: return Int(number)
+        case let value?: throw EventStream.FormatError("field '\(key)' must be an integer, got \(value.jsonText)")
+        }
+    }
+
+    mutating func optionalObject(_ key: String) throws -> JSONValue? {
+        switch take(key) {
+        case nil, .null?: return nil
+        case let value? where value.objectValue != nil: return value
+        case let value?: throw EventStream.FormatError("field '\(key)' must be an object, got \(value.jsonText)")
+        }
+    }
+
+    mutating func nodeID(_ key: String) throws -> NodeID {
+        guard let id = try optionalNodeID(key) else { throw EventStream.FormatError("missing field '\(key)'") }
+        return id
+    }
+
+    mutating func optionalNodeID(_ key: String) throws -> NodeID? {
+        switch take(key) {
+        case nil, .null?: return nil
+        case let value?:
+            guard let id = NodeID(json: value) else {
+                throw EventStream.FormatError(
+                    "field '\(key)' must be a node ID (an integer or [owner, key, …]), got \(value.jsonText)")
+            }
+            return id
+        }
+    }
+
+    func rejectUnknownFields(op: String) throws {
+        if let unknown = fields.keys.first {
+            throw EventStream.FormatError("unknown field '\(unknown)' for op '\(op)'")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+
+/// `anna check`: loads every task file and reports problems with file:line.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Load every task file, report syntax errors and malformed patterns, list the patterns.",
+        discussion: """
+            With --module DIR the task folder is DIR/task (the layout of analytics modules);
+            with --tasks DIR it is DIR. Exit 0 when every file loads cleanly, 1 otherwise.
+
+            Examples:
+              anna check --module analytics
+              anna check --tasks analytics/task
+            """)
+
+    @OptionGroup var module: ModuleOptions
+
+    func run() throws {
+        let folder = module.isTaskFolder ? module.folder : module.folder.appendingPathComponent("task")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            printError("anna: no such task folder: \(folder.path)")
+            throw ExitCodes.noInput
+        }
+        let checker = TaskFileChecker(taskFolder: folder.path, timeLimit: module.timeLimit)
+        let files = checker.taskFiles()
+        var patternCount = 0, problemCount = 0
+        for file in files {
+            let report = checker.check(file)
+            let relative = String(file.dropFirst(folder.path.count + 1))
+            printOutput(relative)
+            for (line, pattern) in report.patterns {
+                printOutput("  \(line.map(String.init) ?? "?"):\t\(pattern)")
+            }
+            for (line, message) in report.problems {
+                printError("\(file):\(line.map(String.init) ?? "?"): \(message)")
+            }
+            patternCount += report.patterns.count
+            problemCount += report.problems.count
+        }
+        printOutput("\(files.count) files, \(patternCount) patterns, \(problemCount) problems")
+        if problemCount > 0 { throw ExitCodes.failure }
+    }
+}

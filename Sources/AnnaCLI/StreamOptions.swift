@@ -1,0 +1,36 @@
+import ArgumentParser
+import CoreJS
+import Foundation
+
+/// Where the event stream comes from and how bad lines are handled.
+struct StreamOptions: ParsableArguments {
+    @Option(name: .customLong("events"), help: ArgumentHelp("The event stream (NDJSON); - reads standard input as it arrives.", valueName: "file|-"))
+    var eventsPath: String
+
+    @Flag(name: .customLong("keep-going"), help: "Skip malformed lines (counted in a summary) instead of stopping with exit 65.")
+    var keepGoing = false
+
+    @Option(name: .customLong("console"), help: ArgumentHelp("Write console output of task scripts to this file instead of standard error.", valueName: "file"))
+    var consolePath: String?
+
+    /// The console for task scripts: the `--console` file, or standard error.
+    func makeConsole() throws -> Console {
+        guard let consolePath else { return Console(output: FileHandleOutputSink.standardError) }
+        guard FileManager.default.createFile(atPath: consolePath, contents: nil),
+            let handle = FileHandle(forWritingAtPath: consolePath)
+        else {
+            printError("anna: cannot write console output to \(consolePath)")
+            throw ExitCodes.noInput
+        }
+        return Console(output: FileHandleOutputSink(handle))
+    }
+
+    /// The opened stream; exits with 66 when it cannot be opened.
+    func openStream() throws -> LineReader {
+        guard let reader = LineReader(path: eventsPath) else {
+            printError("anna: no such event stream: \(eventsPath)")
+            throw ExitCodes.noInput
+        }
+        return reader
+    }
+}

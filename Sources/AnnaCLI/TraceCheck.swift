@@ -1,0 +1,68 @@
+import CoreJS
+
+/// How one trace fared against the results of a run.
+struct TraceCheck: Equatable {
+    /// What became of one expected item.
+    enum Outcome: Equatable {
+        /// Found (in order, when order is enforced).
+        case matched(position: Int)
+        /// Never produced (or produced fewer times than listed).
+        case missing
+        /// Produced, but before an item listed earlier.
+        case outOfOrder(position: Int)
+    }
+
+    let trace: Trace
+    /// The outcome of each item, in the trace's order.
+    let outcomes: [(item: JSONValue, outcome: Outcome)]
+    /// Items produced more often than listed (when duplicates are not allowed), with the count.
+    let duplicates: [(item: JSONValue, count: Int)]
+
+    var passed: Bool {
+        duplicates.isEmpty && outcomes.allSatisfy { if case .matched = $0.outcome { return true } else { return false } }
+    }
+
+    static func == (lhs: TraceCheck, rhs: TraceCheck) -> Bool {
+        lhs.trace == rhs.trace && lhs.outcomes.map(\.item) == rhs.outcomes.map(\.item)
+            && lhs.outcomes.map(\.outcome) == rhs.outcomes.map(\.outcome)
+            && lhs.duplicates.map(\.item) == rhs.duplicates.map(\.item) && lhs.duplicates.map(\.count) == rhs.duplicates.map(\.count)
+    }
+
+    /// Checks `trace` against `results`.
+    ///
+    /// Each item takes the first unused equal result after the previous item's (with
+    /// `enforceOrder`), or anywhere (without). An item found only before that point is out
+    /// of order; one not found at all is missing. Without `allowDuplicates`, an item
+    /// produced more times than it is listed is duplicated.
+    init(trace: Trace, results: [JSONValue]) {
+        self.trace = trace
+        var used = Set<Int>()
+        var cursor = -1
+        var outcomes: [(JSONValue, Outcome)] = []
+        for item in trace.items {
+            let positions = results.indices.filter { !used.contains($0) && results[$0] == item }
+            if let next = positions.first(where: { !trace.enforceOrder || $0 > cursor }) {
+                used.insert(next)
+                cursor = max(cursor, next)
+                outcomes.append((item, .matched(position: next)))
+            } else if let early = positions.first {
+                used.insert(early)
+                outcomes.append((item, .outOfOrder(position: early)))
+            } else {
+                outcomes.append((item, .missing))
+            }
+        }
+        self.outcomes = outcomes
+        var duplicates: [(JSONValue, Int)] = []
+        if !trace.allowDuplicates {
+            var seen: [JSONValue] = []
+            for item in trace.items where !seen.contains(item) {
+                seen.append(item)
+                let listed = trace.items.filter { $0 == item }.count
+                let produced = results.filter { $0 == item }.count
+                if produced > listed { duplicates.append((item, produced)) }
+            }
+        }
+        self.duplicates = duplicates
+    }
+}

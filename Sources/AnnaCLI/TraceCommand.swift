@@ -1,0 +1,59 @@
+import Anna
+import ArgumentParser
+import CoreJS
+import Foundation
+
+/// `anna trace`: checks the results of a stream against expected traces.
+struct TraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trace",
+        abstract: "Replay an event stream and check its results against expected traces.",
+        discussion: """
+            A trace file holds one trace or an array of them:
+              {"name": "checkout", "items": [{"action": "viewed"}, …],
+               "enforceOrder": true, "allowDuplicates": false}
+            Exit 0 when every trace passes, 1 when one fails.
+
+            Examples:
+              anna trace --events session.ndjson --module analytics --expect session.trace.json
+              anna trace --events session.ndjson --tasks analytics/task --expect t.json --junit junit.xml
+            """)
+
+    @OptionGroup var stream: StreamOptions
+    @OptionGroup var module: ModuleOptions
+
+    @Option(help: ArgumentHelp("The trace file with the expected results.", valueName: "file"))
+    var expect: String
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "file"))
+    var junit: String?
+
+    func run() throws {
+        guard let text = try? String(contentsOfFile: expect, encoding: .utf8) else {
+            printError("anna: no such trace file: \(expect)")
+            throw ExitCodes.noInput
+        }
+        let traces: [Trace]
+        do { traces = try Trace.load(text, file: expect) } catch {
+            printError("anna: \(error)")
+            throw ExitCodes.malformedStream
+        }
+        let console = try stream.makeConsole()
+        var results: [JSONValue] = []
+        let engine = try module.loadEngine(console: console) { results.append($0.value) }
+        let reader = try stream.openStream()
+        let summary = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing) { results.count }.run()
+        let report = TraceReport(traces: traces, results: results)
+        printOutput(report.text)
+        if let junit {
+            do {
+                try report.junitXML(suiteName: expect).write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                printError("anna: cannot write \(junit): \(error.localizedDescription)")
+                throw ExitCodes.noInput
+            }
+        }
+        try StreamReplay.finish(summary)
+        if !report.passed { throw ExitCodes.failure }
+    }
+}

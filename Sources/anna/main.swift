@@ -1,0 +1,3 @@
+import AnnaCLI
+
+AnnaCommand.main()
