@@ -34,7 +34,8 @@ open class ResponderObject: Responder, Analyzable {
     ///
     /// Once enabled, the kit records the object's events on it: `ana-appeared` and
     /// `ana-disappeared` for views and controllers, `touch-up-inside` for buttons,
-    /// `did-select` for table cells. Safe to read from any thread.
+    /// `did-select` for table cells. Safe to read, and to record on, from any thread; enable,
+    /// add and detach it on the main actor, where the kit checks whether it is enabled.
     public nonisolated var analyzer: any Analyzing {
         analyzerSlot.analyzer(for: self)
     }

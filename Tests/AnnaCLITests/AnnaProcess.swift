@@ -1,0 +1,95 @@
+import Foundation
+
+/// Runs the built `anna` binary and captures what it prints.
+struct AnnaProcess {
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    }
+
+    /// The binary next to the test bundle (`.build/<config>/anna`).
+    static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("anna")
+
+    /// Runs `anna arguments…` with `input` on standard input.
+    static func run(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        if let environment { process.environment = environment }
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
+        // Read both pipes fully before waiting, so a large output cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// A temporary folder with files, removed when the test ends.
+final class Workspace {
+    let url: URL
+    var path: String { url.path }
+
+    init(_ files: [String: String] = [:]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("anna-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        for (name, contents) in files { try write(name, contents) }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func write(_ name: String, _ contents: String) throws {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try contents.write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func read(_ name: String) throws -> String { try String(contentsOfFile: file(name), encoding: .utf8) }
+
+    /// A small analytics module on the bundled core, and a session for it.
+    static func shop() throws -> Workspace {
+        try Workspace([
+            "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
+            "module/task/index.js": """
+                match('/home/ana-appeared', (node) => ({ action: 'viewed', screen: node.path }));
+                match('list/item/did-select', (node) => ({ action: 'selected', item: node.index, title: node.latestValue('title') }));
+                match('list/item/explode', () => { throw new Error('boom') });
+                match('log', (node) => { console.log('logged from', node.path); });
+                """,
+            "session.ndjson": """
+                {"op":"version","version":1}
+                // the shop session
+                {"op":"register","id":1,"parent":null,"name":"__root__","time":1000}
+                {"op":"register","id":2,"parent":1,"name":"home","time":1001}
+                {"op":"register","id":[2,"list"],"parent":2,"name":"list","time":1002}
+                {"op":"register","id":3,"parent":[2,"list"],"name":"item","index":4,"time":1003}
+                {"op":"appear","id":2,"time":1004}
+                {"op":"update","id":3,"keyPath":"title","value":"Boots","time":1005}
+                {"op":"event","id":3,"name":"did-select","time":1006}
+
+                """,
+        ])
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@Suite("anna run", .timeLimit(.minutes(2)))
+struct RunCommandTests {
+    @Test("prints each result as a line of compact JSON, in order")
+    func results() throws {
+        let workspace = try Workspace.shop()
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == [
+            #"{"action":"viewed","screen":"/home"}"#,
+            #"{"action":"selected","item":4,"title":"Boots"}"#,
+        ])
+        #expect(output.stderr == "")
+    }
+
+    @Test("--meta wraps each result with task, path and event; --tasks uses the bundled core")
+    func metaAndTasks() throws {
+        let workspace = try Workspace.shop()
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", workspace.file("module/task"), "--meta"])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == [
+            #"{"result":{"action":"viewed","screen":"/home"},"task":"/home/ana-appeared","path":"/home","event":"ana-appeared"}"#,
+            #"{"result":{"action":"selected","item":4,"title":"Boots"},"task":"list/item/did-select","path":"/home/list/item","event":"did-select"}"#,
+        ])
+    }
+
+    @Test("reads standard input as it arrives")
+    func streamingInput() throws {
+        let workspace = try Workspace.shop()
+        let process = Process()
+        process.executableURL = AnnaProcess.executable
+        process.arguments = ["run", "--events", "-", "--module", workspace.file("module")]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let lines = try workspace.read("session.ndjson").split(separator: "\n").map { $0 + "\n" }
+        for line in lines.prefix(7) { input.fileHandleForWriting.write(Data(line.utf8)) }
+        // The first result must come out while standard input is still open.
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received.append(chunk)
+        }
+        #expect(String(decoding: received, as: UTF8.self) == #"{"action":"viewed","screen":"/home"}"# + "\n")
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("a malformed line stops the run with 65 after the results so far, naming file and line")
+    func malformedLine() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("bad.ndjson", try workspace.read("session.ndjson") + """
+            {"op":"teleport","id":3}
+            {"op":"event","id":3,"name":"did-select","time":1007}
+
+            """)
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        #expect(output.status == 65)
+        #expect(output.stdoutLines.count == 2)
+        #expect(output.stderrLines == [
+            "\(workspace.file("bad.ndjson")):10: unknown op 'teleport' (expected register, event, update, appear, disappear, deregister, snapshot, version)",
+        ])
+    }
+
+    @Test("every kind of malformed line is reported", arguments: [
+        (#"{"op":"event","id":3"#, "invalid JSON at column 21: expected ',' or '}' in an object"),
+        (#"["op"]"#, "a line must be a JSON object"),
+        (#"{"id":3}"#, "missing field 'op'"),
+        (#"{"op":"event","id":3}"#, "missing field 'name'"),
+        (#"{"op":"event","id":"three","name":"x"}"#, #"field 'id' must be a node ID (an integer or [owner, key, …]), got "three""#),
+        (#"{"op":"register","id":4,"parent":1,"name":"x","index":1.5}"#, "field 'index' must be an integer, got 1.5"),
+        (#"{"op":"event","id":3,"name":"x","properties":[1]}"#, "field 'properties' must be an object, got [1]"),
+        (#"{"op":"event","id":3,"name":"x","time":"now"}"#, #"field 'time' must be a number, got "now""#),
+        (#"{"op":"event","id":3,"name":"x","extra":1}"#, "unknown field 'extra' for op 'event'"),
+        (#"{"op":"version","version":2}"#, "stream version 2 is newer than this reader (1)"),
+    ])
+    func malformedKinds(line: String, message: String) throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("bad.ndjson", line + "\n")
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        #expect(output.status == 65)
+        #expect(output.stderrLines == ["\(workspace.file("bad.ndjson")):1: \(message)"])
+    }
+
+    @Test("--keep-going skips malformed lines and counts them; core errors continue with their line")
+    func keepGoing() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("mixed.ndjson", try workspace.read("session.ndjson") + """
+            not json
+            {"op":"event","id":99,"name":"did-select"}
+            {"op":"event","id":3,"name":"explode"}
+            {"op":"event","id":3,"name":"did-select","time":1009}
+
+            """)
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("mixed.ndjson"), "--module", workspace.file("module"), "--keep-going"])
+        let file = workspace.file("mixed.ndjson")
+        #expect(output.status == 0)
+        #expect(output.stdoutLines.count == 3)
+        #expect(output.stderrLines == [
+            "\(file):10: invalid JSON at column 1: unexpected character 'n'",
+            "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
+            "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
+            "anna: 13 lines, 9 operations, 3 results, 1 malformed lines skipped, 2 errors",
+        ])
+    }
+
+    @Test("console output of tasks goes to standard error, or to --console FILE")
+    func console() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("log.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"log"}"# + "\n")
+        let toStderr = try AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
+        #expect(toStderr.stdoutLines.count == 2)
+        #expect(toStderr.stderrLines == ["logged from /home/list/item"])
+        let toFile = try AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt")])
+        #expect(toFile.stderr == "")
+        #expect(try workspace.read("console.txt") == "logged from /home/list/item\n")
+    }
+
+    @Test("missing files and unreadable modules exit 66 with the path")
+    func missingInputs() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("broken/index.js", "module.exports = ;\n")
+        let noStream = try AnnaProcess.run(["run", "--events", workspace.file("none.ndjson"), "--module", workspace.file("module")])
+        #expect(noStream.status == 66)
+        #expect(noStream.stderrLines == ["anna: no such event stream: \(workspace.file("none.ndjson"))"])
+        let noModule = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("nowhere")])
+        #expect(noModule.status == 66)
+        #expect(noModule.stderrLines == ["anna: no such module: \(workspace.file("nowhere"))"])
+        let broken = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("broken")])
+        #expect(broken.status == 66)
+        #expect(broken.stderr.hasPrefix("anna: cannot load analytics module \(workspace.file("broken")): SyntaxError:"))
+        #expect(broken.stderr.contains("(at \(workspace.file("broken/index.js")):1"))
+    }
+
+    @Test("a stream snapshot op prints the tree to standard error")
+    func snapshotOp() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("snap.ndjson", try workspace.read("session.ndjson") + #"{"op":"snapshot"}"# + "\n")
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("snap.ndjson"), "--module", workspace.file("module")])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines.count == 2)
+        #expect(output.stderr.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
+    }
+
+    @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check"])
+    func help(command: String) throws {
+        let output = try AnnaProcess.run([command, "--help"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("Examples:"))
+        #expect(output.stdout.contains("anna \(command)"))
+    }
+
+    @Test("bad arguments exit 64")
+    func badArguments() throws {
+        let output = try AnnaProcess.run(["run", "--events", "x.ndjson"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("Give exactly one of --module DIR and --tasks DIR."))
+    }
+}

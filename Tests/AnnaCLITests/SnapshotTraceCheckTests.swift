@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@Suite("anna snapshot, trace and check", .timeLimit(.minutes(2)))
+struct SnapshotTraceCheckTests {
+    @Test("snapshot prints markup, json or a Graphviz digraph after the stream")
+    func snapshotFormats() throws {
+        let workspace = try Workspace.shop()
+        let arguments = ["snapshot", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")]
+        let markup = try AnnaProcess.run(arguments)
+        #expect(markup.status == 0)
+        #expect(markup.stdout.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
+        #expect(markup.stdout.contains(#"<item id="3" class="ana-node" createdAt="1003" index="4">"#))
+        let json = try AnnaProcess.run(arguments + ["--format", "json"])
+        #expect(json.stdout.contains(#""name":"item""#))
+        let dot = try AnnaProcess.run(arguments + ["--format", "dot"])
+        #expect(dot.stdoutLines == [
+            "digraph focus {",
+            "  rankdir=TB;",
+            "  node [shape=box, fontname=\"Helvetica\"];",
+            "  \"1\" [label=\"__root__\"];",
+            "  \"2\" [label=\"home\\nlast: ana-appeared\"];",
+            "  \"1\" -> \"2\";",
+            "  \"2/list\" [label=\"list\"];",
+            "  \"2\" -> \"2/list\";",
+            "  \"3\" [label=\"item [4]\\nlast: did-select\"];",
+            "  \"2/list\" -> \"3\";",
+            "}",
+        ])
+    }
+
+    @Test("trace passes when the expected items come in order, and writes JUnit")
+    func tracePasses() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("ok.trace.json", """
+            {"name": "browse", "items": [{"action": "viewed", "screen": "/home"}, {"title": "Boots", "item": 4, "action": "selected"}]}
+            """)
+        let output = try AnnaProcess.run([
+            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
+            "--expect", workspace.file("ok.trace.json"), "--junit", workspace.file("junit.xml"),
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == [
+            "PASS browse: 2 of 2 matched",
+            #"  matched       {"action":"viewed","screen":"/home"} (result 1)"#,
+            #"  matched       {"title":"Boots","item":4,"action":"selected"} (result 2)"#,
+            "1 passed, 0 failed",
+        ])
+        let junit = try workspace.read("junit.xml")
+        #expect(junit.contains(#"<testsuite name="\#(workspace.file("ok.trace.json"))" tests="1" failures="0">"#))
+        #expect(junit.contains(#"<testcase classname="anna.trace" name="browse"></testcase>"#))
+    }
+
+    @Test("trace reports missing, out of order, duplicated and unexpected items and exits 1")
+    func traceFails() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("twice.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"did-select","time":1010}"# + "\n")
+        try workspace.write("bad.trace.json", """
+            [
+              {"name": "order", "items": [{"action": "selected", "item": 4, "title": "Boots"}, {"action": "viewed", "screen": "/home"}]},
+              {"name": "missing", "items": [{"action": "checkout"}], "enforceOrder": false},
+              {"name": "once", "items": [{"action": "selected", "item": 4, "title": "Boots"}], "allowDuplicates": false},
+              {"name": "any number", "items": [{"action": "selected", "item": 4, "title": "Boots"}], "allowDuplicates": true}
+            ]
+            """)
+        let output = try AnnaProcess.run([
+            "trace", "--events", workspace.file("twice.ndjson"), "--module", workspace.file("module"),
+            "--expect", workspace.file("bad.trace.json"), "--junit", workspace.file("junit.xml"),
+        ])
+        #expect(output.status == 1)
+        #expect(output.stdoutLines == [
+            "FAIL order: 1 of 2 matched",
+            #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
+            #"  out of order  {"action":"viewed","screen":"/home"} (result 1)"#,
+            #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
+            "FAIL missing: 0 of 1 matched",
+            #"  missing       {"action":"checkout"}"#,
+            "FAIL once: 1 of 1 matched",
+            #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
+            #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
+            "PASS any number: 1 of 1 matched",
+            #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
+            "1 passed, 3 failed",
+        ])
+        let junit = try workspace.read("junit.xml")
+        #expect(junit.contains(#"failures="3""#))
+        #expect(junit.contains(#"<failure message="missing {&quot;action&quot;:&quot;checkout&quot;}">"#))
+    }
+
+    @Test("results no trace expects are listed as unexpected without failing")
+    func unexpected() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("partial.trace.json", #"{"name": "viewed only", "items": [{"action": "viewed", "screen": "/home"}]}"#)
+        let output = try AnnaProcess.run([
+            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
+            "--expect", workspace.file("partial.trace.json"),
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains(#"unexpected: 1 results match no trace item"#))
+        #expect(output.stdout.contains(#"  unexpected    {"action":"selected","item":4,"title":"Boots"}"#))
+    }
+
+    @Test("a missing or malformed trace file is reported")
+    func badTraceFile() throws {
+        let workspace = try Workspace.shop()
+        let missing = try AnnaProcess.run([
+            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--expect", workspace.file("none.json"),
+        ])
+        #expect(missing.status == 66)
+        try workspace.write("bad.json", #"{"name": "x"}"#)
+        let malformed = try AnnaProcess.run([
+            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--expect", workspace.file("bad.json"),
+        ])
+        #expect(malformed.status == 65)
+        #expect(malformed.stderrLines == ["anna: \(workspace.file("bad.json")): trace 1 needs an array 'items'"])
+    }
+
+    @Test("check lists patterns per file and reports syntax errors and malformed patterns with file:line")
+    func check() throws {
+        let workspace = try Workspace([
+            "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
+            "module/task/index.js": "match('/home/ana-appeared', () => 1);\nmatch(['list/item/tap', 'tap'], () => 2);\n",
+            "module/task/Shop/Cart.js": "// cart\nmatch('cart//tap', () => 1);\n",
+            "module/task/Broken.js": "match('a/tap', () => 1);\nmatch('b/tap', () => ;\n",
+        ])
+        let output = try AnnaProcess.run(["check", "--module", workspace.file("module")])
+        #expect(output.status == 1)
+        #expect(output.stdoutLines == [
+            "Broken.js",
+            "Shop/Cart.js",
+            "index.js",
+            "  1:\t/home/ana-appeared",
+            "  2:\tlist/item/tap",
+            "  2:\ttap",
+            "3 files, 3 patterns, 2 problems",
+        ])
+        let folder = workspace.file("module/task")
+        #expect(output.stderrLines.count == 2)
+        #expect(output.stderrLines.first?.hasPrefix("\(folder)/Broken.js:2: SyntaxError:") == true)
+        #expect(output.stderrLines.last?.hasPrefix("\(folder)/Shop/Cart.js:2: PatternError: Malformed pattern 'cart//tap'") == true)
+
+        let clean = try AnnaProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
+        #expect(clean.status == 1)
+        let none = try AnnaProcess.run(["check", "--tasks", workspace.file("nothing")])
+        #expect(none.status == 66)
+    }
+}
