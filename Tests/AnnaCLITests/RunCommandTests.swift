@@ -106,7 +106,7 @@ struct RunCommandTests {
             "\(file):10: invalid JSON at column 2: invalid literal, expected 'null'",
             "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
             "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
-            "anna: 13 lines, 9 operations, 3 results, 1 malformed lines skipped, 2 errors",
+            "anna: 13 lines, 10 operations, 3 results, 1 malformed lines skipped, 2 errors",
         ])
     }
 
