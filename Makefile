@@ -20,6 +20,21 @@ setup:
 build: setup
 	$(SWIFT) build
 
+DEMO := fixtures/demo
+
+## Build and run the demo: the Swift example app, then `anna` on the recorded session.
+run: setup
+	$(SWIFT) build
+	@echo "== anna-demo: a shop app built from AnnaKit, one result per line =="
+	$(SWIFT) run --skip-build anna-demo
+	@echo "== anna run: replaying $(DEMO)/session.ndjson ($$(wc -l < $(DEMO)/session.ndjson) lines) =="
+	$(SWIFT) run --skip-build anna run --events $(DEMO)/session.ndjson --module $(DEMO)/module > .build/demo-results.ndjson
+	@diff -q .build/demo-results.ndjson $(DEMO)/expected-results.ndjson > /dev/null \
+	  && echo "$$(wc -l < .build/demo-results.ndjson) results, identical to $(DEMO)/expected-results.ndjson" \
+	  || { echo "results differ from $(DEMO)/expected-results.ndjson"; exit 1; }
+	@echo "== anna trace: checking the session against $(DEMO)/session.trace.json =="
+	$(SWIFT) run --skip-build anna trace --events $(DEMO)/session.ndjson --module $(DEMO)/module --expect $(DEMO)/session.trace.json
+
 test: setup
 	$(SWIFT) test
 

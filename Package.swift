@@ -65,7 +65,7 @@ let package = Package(
         .executableTarget(name: "anna", dependencies: ["AnnaCLI"]),
         .testTarget(
             name: "AnnaCLITests",
-            dependencies: ["AnnaCLI", "Anna", "CoreJS", "anna"],
+            dependencies: ["AnnaCLI", "Anna", "CoreJS", "anna", "anna-demo"],
             resources: [.copy("../../fixtures")]
         ),
     ],

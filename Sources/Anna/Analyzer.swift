@@ -32,7 +32,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     var name: String?
     var index: Int?
-    var isEnabled = false
+    var enabled = false
     private var enabledSequence = 0
     private weak var superAnalyzer: Analyzer?
     private var keyedSubAnalyzers: [NodeKey: Analyzer] = [:]
@@ -42,7 +42,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     weak var parentAnalyzer: Analyzer?
     private var childAnalyzers: [WeakAnalyzer] = []
     private var pendingEvents: [PendingEvent] = []
-    private var observationCancellers: [@Sendable () -> Void] = []
+    private var observationCancellers: [(keyPath: String, cancel: @Sendable () -> Void)] = []
 
     /// Creates the analyzer of `owner` (keep it in the owner, e.g. in a `lazy var`).
     public init(owner: any FocusPathConstituting) {
@@ -65,7 +65,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         number = Self.nextNumber()
         isKeyed = false
         self.name = name
-        isEnabled = true
+        enabled = true
     }
 
     /// The reference library's factory: `Analyzer.analyzer(with: self)`.
@@ -75,6 +75,15 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     deinit {
         detach()
+    }
+
+    /// The most events kept for a node that is not registered yet; older ones are dropped
+    /// first, so an analyzer that never finds its parent cannot grow without bound.
+    public static let pendingEventLimit = 1_000
+
+    /// Whether the analyzer is enabled (named, or added as a sub-analyzer) and not detached since.
+    public var isEnabled: Bool {
+        Self.lock.withLock { enabled }
     }
 
     /// The node's ID once registered (for tools and tests).
@@ -115,13 +124,25 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// keyed ID `[owner, …, key, index]`. The same key and index give the same analyzer.
     public func keyedSubAnalyzer(for key: String, index: Int? = nil) -> Analyzer {
         Self.lock.withLock {
-            let slot = NodeKey.name(index.map { "\(key)#\($0)" } ?? key)
+            let slot = Self.keyedSlot(key, index)
             if let existing = keyedSubAnalyzers[slot] { return existing }
             let sub = Analyzer(keyedUnder: owner)
             keyedSubAnalyzers[slot] = sub
             sub.attach(under: self, key: key, index: index)
             return sub
         }
+    }
+
+    /// Detaches and forgets the keyed sub-analyzer for `key` and `index` (e.g. a section
+    /// that a reload removed); its node and descendants are deregistered.
+    public func removeKeyedSubAnalyzer(for key: String, index: Int? = nil) {
+        Self.lock.withLock {
+            keyedSubAnalyzers.removeValue(forKey: Self.keyedSlot(key, index))?.detach()
+        }
+    }
+
+    private static func keyedSlot(_ key: String, _ index: Int?) -> NodeKey {
+        .name(index.map { "\(key)#\($0)" } ?? key)
     }
 
     public func record(_ event: String, with attributes: [String: JSONValue]?) {
@@ -136,6 +157,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             if register(), let nodeID, let manager = reportingManager {
                 manager.send(.event(id: nodeID, name: event, properties: properties), time: time)
             } else {
+                if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
                 pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
             }
         }
@@ -153,17 +175,24 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     public func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String) {
         let token = observee.addObserver { [weak self] value in self?.update(value, for: keyPath) }
         Self.lock.withLock {
-            observationCancellers.append { observee.removeObserver(token) }
+            observationCancellers.append((keyPath, { observee.removeObserver(token) }))
         }
         update(observee.value, for: keyPath)
     }
 
+    public func stopObserving(for keyPath: String) {
+        Self.lock.withLock {
+            observationCancellers.filter { $0.keyPath == keyPath }.forEach { $0.cancel() }
+            observationCancellers.removeAll { $0.keyPath == keyPath }
+        }
+    }
+
     public func detach() {
         Self.lock.withLock {
-            observationCancellers.forEach { $0() }
+            observationCancellers.forEach { $0.cancel() }
             observationCancellers.removeAll()
             unregister()
-            isEnabled = false
+            enabled = false
         }
     }
 
@@ -178,7 +207,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Enables the analyzer and adds the owner's sub-analyzables.
     private func activate() {
-        isEnabled = true
+        enabled = true
         enabledSequence = RootAnalyzer.nextSequence()
         if let object = owner as? any AnalyzableObject {
             for key in type(of: object).subAnalyzableKeys.sorted() {
@@ -203,7 +232,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// Registers the node if the parent chain allows; `true` when registered.
     func register() -> Bool {
         if nodeID != nil { return true }
-        guard isEnabled, let name, let parent = superAnalyzer ?? parentByLookingUp(),
+        guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp(),
             parent.register(), let parentID = parent.nodeID, let manager = parent.reportingManager
         else { return false }
         let id: NodeID
@@ -259,7 +288,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 current = redirected
                 continue
             }
-            if let analyzer = (object as? any Analyzable)?.analyzer as? Analyzer, analyzer !== self, analyzer.isEnabled {
+            if let analyzer = (object as? any Analyzable)?.analyzer as? Analyzer, analyzer !== self, analyzer.enabled {
                 found = analyzer
                 break
             }

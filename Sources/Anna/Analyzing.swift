@@ -15,6 +15,9 @@ public protocol Analyzing: AnyObject, Sendable {
     func update(_ value: (any JSONValueConvertible)?, for keyPath: String)
     /// Records the current value of `observee` now and `ana-updated` on every later change.
     func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String)
+    /// Stops the observations made with ``observe(_:for:)`` for `keyPath` (e.g. a reused cell
+    /// that now shows another item).
+    func stopObserving(for keyPath: String)
     /// Stops observing and deregisters the node (and its descendants). Called on deinit.
     func detach()
     /// Marks this analyzer focused: analyzers enabled afterwards that would attach to one of

@@ -8,6 +8,10 @@ public protocol Responder: AnyObject {
 ///
 /// When an analyzer is not added as a sub-analyzer, it looks for its parent by walking
 /// `parentConstitutor()` from its owner until it meets an object with an enabled analyzer.
+///
+/// Analyzers call `parentConstitutor()`, `redirectedConstitutor()` and `analyzer` from
+/// whichever thread records an event, while holding the analyzers' lock: implementations
+/// must be thread-safe and must never wait for another thread (the main thread included).
 public protocol FocusPathConstituting: AnyObject {
     /// The next object to look at when searching for a parent analyzer.
     func parentConstitutor() -> (any FocusPathConstituting)?

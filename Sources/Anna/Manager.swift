@@ -104,9 +104,9 @@ public final class Manager: Sendable {
         enqueue(.operation(operation, time: time))
     }
 
-    /// The wall clock in milliseconds since the epoch, the unit of event times.
+    /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).
     static func now() -> Double {
-        Date().timeIntervalSince1970 * 1000
+        (Date().timeIntervalSince1970 * 1000).rounded(.down)
     }
 
     private func run(onFailure: (@Sendable (any Error) -> Void)? = nil, _ body: @escaping @Sendable (AnalyticsEngine) throws -> Void) {

@@ -1,18 +1,25 @@
 import Foundation
 
-/// The demo's command line: `anna-demo [--module PATH]`.
+/// The demo's command line: `anna-demo [--module PATH] [--visits N] [--record FILE]`.
 struct DemoOptions {
     /// The analytics module to load.
     var moduleURL = URL(fileURLWithPath: "fixtures/demo/module")
+    /// How many browsing visits follow the scripted one.
+    var extraVisits = 0
+    /// Where the manager records the event stream, if anywhere.
+    var recordingURL: URL?
 
     static let usage = """
-        usage: anna-demo [--module PATH]
+        usage: anna-demo [--module PATH] [--visits N] [--record FILE]
 
         Plays a scripted session of a small shop app built from AnnaKit and prints every
         analytics result as one line of JSON.
 
           --module PATH   the analytics module (default: fixtures/demo/module, relative to
                           the current directory; run from the package root)
+          --visits N      after the scripted visit, N more browsing visits (deterministic)
+          --record FILE   record every operation sent to the core as an event stream
+                          (replay it with `anna run --events FILE --module PATH`)
           -h, --help      show this help
         """
 
@@ -26,7 +33,7 @@ struct DemoOptions {
         var description: String {
             switch self {
             case .helpRequested: return DemoOptions.usage
-            case let .missingValue(option): return "\(option) needs a value\n\n\(DemoOptions.usage)"
+            case let .missingValue(option): return "\(option) needs a (valid) value\n\n\(DemoOptions.usage)"
             case let .unknownArgument(argument): return "unknown argument '\(argument)'\n\n\(DemoOptions.usage)"
             case let .moduleNotFound(path):
                 return "no analytics module at \(path) (run from the package root, or pass --module PATH)"
@@ -45,6 +52,14 @@ struct DemoOptions {
             case "--module":
                 guard let path = remaining.popFirst() else { throw .missingValue(option: argument) }
                 options.moduleURL = URL(fileURLWithPath: path)
+            case "--visits":
+                guard let text = remaining.popFirst(), let count = Int(text), count >= 0 else {
+                    throw .missingValue(option: argument)
+                }
+                options.extraVisits = count
+            case "--record":
+                guard let path = remaining.popFirst() else { throw .missingValue(option: argument) }
+                options.recordingURL = URL(fileURLWithPath: path)
             default:
                 throw .unknownArgument(argument)
             }

@@ -25,7 +25,7 @@ final class AnalyzerSlot: Sendable {
 
     /// The analyzer when it exists and is enabled; `nil` otherwise.
     var enabledAnalyzer: Analyzer? {
-        guard let analyzer = storage.withLock({ $0 }), analyzer.kitIsEnabled else { return nil }
+        guard let analyzer = storage.withLock({ $0 }), analyzer.isEnabled else { return nil }
         return analyzer
     }
 
@@ -42,26 +42,5 @@ final class AnalyzerSlot: Sendable {
     /// Detaches the analyzer, if one was made (its node and descendants are deregistered).
     func detach() {
         storage.withLock { $0 }?.detach()
-    }
-}
-
-extension Analyzer {
-    /// Whether the analyzer is enabled: named with `enable(naming:)` or added as a
-    /// sub-analyzer, and not detached since.
-    ///
-    /// Anna keeps this flag internal. A registered node is always enabled, which answers most
-    /// calls; otherwise the stored flag is read by reflection, until Anna makes it public
-    /// (see the kit's report: `Analyzer.isEnabled`). Kit analyzers are enabled and detached on
-    /// the main actor, where this is read.
-    var kitIsEnabled: Bool {
-        if registeredNodeID != nil { return true }
-        var mirror: Mirror? = Mirror(reflecting: self)
-        while let current = mirror {
-            if let flag = current.children.first(where: { $0.label == "isEnabled" })?.value as? Bool {
-                return flag
-            }
-            mirror = current.superclassMirror
-        }
-        return false
     }
 }

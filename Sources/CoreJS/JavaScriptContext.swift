@@ -17,6 +17,10 @@ public final class JavaScriptContext {
     private let nativeFunctionClass: JSClassRef
     private var errorConstructor: JSObjectRef?
 
+    /// How many ``JavaScriptValue`` wrappers of this context exist, each holding one
+    /// protection from garbage collection: for leak checks in tests and benchmarks.
+    public internal(set) var protectedValueCount = 0
+
     /// Seconds a script or call may run (per entry from Swift) before it is stopped.
     public let executionTimeLimit: Double
 

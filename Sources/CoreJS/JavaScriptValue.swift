@@ -12,10 +12,12 @@ public final class JavaScriptValue {
         self.context = context
         self.ref = ref
         JSValueProtect(context.contextRef, ref)
+        context.protectedValueCount += 1
     }
 
     deinit {
         JSValueUnprotect(context.contextRef, ref)
+        context.protectedValueCount -= 1
     }
 
     private var contextRef: JSGlobalContextRef { context.contextRef }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// The bundled demo: its recorded session, expected results and trace, and the recorder.
+@Suite("The demo session and the Manager's recorder", .timeLimit(.minutes(3)))
+struct DemoSessionTests {
+    static let demo = Bundle.module.resourceURL!.appendingPathComponent("fixtures/demo")
+    var module: String { Self.demo.appendingPathComponent("module").path }
+
+    @Test("replaying the committed session gives exactly the committed results")
+    func goldenResults() throws {
+        let output = try AnnaProcess.run(["run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module])
+        let expected = try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)
+        #expect(output.status == 0)
+        #expect(output.stderr == "")
+        #expect(output.stdoutLines.count > 1000)
+        #expect(output.stdout == expected)
+    }
+
+    @Test("the session is several thousand operations and passes its trace file")
+    func traceFile() throws {
+        let session = try String(contentsOf: Self.demo.appendingPathComponent("session.ndjson"), encoding: .utf8)
+        #expect(session.split(separator: "\n").count > 3000)
+        let output = try AnnaProcess.run([
+            "trace", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module,
+            "--expect", Self.demo.appendingPathComponent("session.trace.json").path,
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines.last == "3 passed, 0 failed")
+    }
+
+    @Test("a session recorded by the Manager replays through anna with the same results")
+    func recorderReplays() throws {
+        let workspace = try Workspace()
+        let demo = Process()
+        demo.executableURL = AnnaProcess.executable.deletingLastPathComponent().appendingPathComponent("anna-demo")
+        demo.arguments = ["--module", module, "--visits", "6", "--record", workspace.file("recorded.ndjson")]
+        let pipe = Pipe()
+        demo.standardOutput = pipe
+        try demo.run()
+        let live = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        demo.waitUntilExit()
+        #expect(demo.terminationStatus == 0)
+        let recording = try workspace.read("recorded.ndjson")
+        #expect(recording.hasPrefix(#"{"op":"version","version":1}"#))
+        let replay = try AnnaProcess.run(["run", "--events", workspace.file("recorded.ndjson"), "--module", module])
+        #expect(replay.status == 0)
+        #expect(!live.isEmpty)
+        #expect(replay.stdout == live)
+    }
+}
