@@ -63,6 +63,15 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "anna", dependencies: ["AnnaCLI"]),
+        // The benchmark (`make bench`): throughput, scale, soak and latency of the host path.
+        .executableTarget(
+            name: "anna-bench",
+            dependencies: [
+                "Anna", "CoreJS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/AnnaBench"
+        ),
         .testTarget(
             name: "AnnaCLITests",
             dependencies: ["AnnaCLI", "Anna", "CoreJS", "anna", "anna-demo"],

@@ -56,11 +56,18 @@ public final class AnalyticsEngine {
     public let configuration: Configuration
     /// The module runtime (for tools that need to evaluate more code in it).
     public let runtime: CommonJSRuntime
-    /// The time (ms since the epoch) the module's clock reports; `nil` means the wall clock.
+    /// The time (ms since the epoch) the module's clock reports for operations without a
+    /// time of their own; `nil` means the wall clock.
     public var time: Double?
+    /// The most operations sent to JavaScript in one call. The time limit applies to a whole
+    /// call, so an operation that trips it in a batch is retried alone before it is blamed.
+    public static let maximumBatchSize = 2_048
+
     private let onResult: (AnalyticsResult) -> Void
-    private var manager: JavaScriptValue!
-    private var methods: [String: JavaScriptValue] = [:]
+    private let manager: JavaScriptValue
+    private let bridge: BridgeFunctions
+    private var encoder = OperationEncoder()
+    private var metas: [ResultMeta] = []
 
     /// Loads the module and constructs its manager.
     /// - Parameter onResult: called synchronously, on the calling thread, for each result.
@@ -73,11 +80,10 @@ public final class AnalyticsEngine {
         let corePath = configuration.coreURL.standardizedFileURL.path
         let moduleFolder = configuration.fileAccess.isDirectory(atPath: modulePath)
             ? modulePath : ModulePath.directory(of: modulePath)
-        let searchPath = ModulePath.directory(of: corePath)
         runtime = try CommonJSRuntime(
             context: JavaScriptContext(executionTimeLimit: configuration.executionTimeLimit),
             configuration: .init(
-                searchPaths: [searchPath],
+                searchPaths: [ModulePath.directory(of: corePath)],
                 allowedRoots: [moduleFolder, corePath] + configuration.additionalAllowedRoots.map(\.standardizedFileURL.path),
                 fileAccess: configuration.fileAccess, console: configuration.console, baseDirectory: moduleFolder))
         let constructor: JavaScriptValue
@@ -89,19 +95,17 @@ public final class AnalyticsEngine {
         guard constructor.isFunction else {
             throw AnalyticsError.moduleNotConstructor(module: modulePath, found: constructor.toString())
         }
-        let context = runtime.context
-        let receive = context.makeFunction(name: "receive") { [weak self] _, arguments in
-            self?.deliver(arguments)
-            return context.undefined
-        }
-        let config = context.makeValue(["debug": .bool(configuration.debug)])
-        try config.setProperty("now", context.makeFunction(name: "now") { [weak self] _, _ in
-            context.makeValue(.number(self?.time ?? Date().timeIntervalSince1970 * 1000))
-        })
         do {
+            let script = try runtime.context.evaluate(ModuleBridgeScript.source, sourceURL: ModuleBridgeScript.sourceURL)
+            bridge = try BridgeFunctions(script)
+            let config = try script.property("config")
+            try config.setProperty("debug", .bool(configuration.debug))
+            let arguments = [try script.property("receive"), config]
+            let operation = "constructing the manager of \(modulePath)"
             manager = constructor.isConstructor
-                ? try constructor.construct([receive, config], operation: "constructing the manager of \(modulePath)")
-                : try constructor.call([receive, config], operation: "constructing the manager of \(modulePath)")
+                ? try constructor.construct(arguments, operation: operation)
+                : try constructor.call(arguments, operation: operation)
+            try bridge.attach.call([manager])
         } catch let error as JavaScriptError {
             throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
         }
@@ -112,64 +116,150 @@ public final class AnalyticsEngine {
         id: NodeID, parent: NodeID?, name: String, index: Int? = nil, namespace: String? = nil,
         attributes: JSONValue? = nil
     ) throws {
-        try invoke("registerNode", [
-            id.jsonValue, parent?.jsonValue ?? .null, .string(name),
-            index.map { .number(Double($0)) } ?? .null, namespace.map(JSONValue.string) ?? .null, attributes ?? .null,
-        ], describing: "registering node \(id) '\(name)'")
+        try apply(.register(id: id, parent: parent, name: name, index: index, namespace: namespace, attributes: attributes))
     }
 
     /// Removes the node, every keyed node of the same owner (for a plain ID) and their descendants.
     public func deregisterNodes(id: NodeID) throws {
-        try invoke("deregisterNodes", [id.jsonValue], describing: "deregistering node \(id)")
+        try apply(.deregister(id: id))
     }
 
     /// Records an event on a node; matching tasks run and their results reach `onResult`.
     /// - Throws: ``AnalyticsError/tasksFailed(_:)`` after all tasks ran when some threw.
     public func recordEvent(name: String, properties: JSONValue = [:], nodeID: NodeID) throws {
-        try invoke("recordEvent", [.string(name), properties, nodeID.jsonValue],
-                   describing: "recording '\(name)' on node \(nodeID)")
+        try apply(.event(id: nodeID, name: name, properties: properties))
+    }
+
+    /// Applies one operation at ``time``.
+    /// - Throws: its ``AnalyticsError``, after its results were delivered.
+    public func apply(_ operation: ModuleOperation) throws {
+        var failure: AnalyticsError?
+        apply([TimedOperation(operation, time: time)]) { _, error in failure = error }
+        if let failure { throw failure }
+    }
+
+    /// Applies operations in order, many per call into JavaScript. Results reach `onResult`
+    /// and failures `onError` (with the operation's position), in the order they happen; a
+    /// failing operation never stops the ones after it.
+    public func apply(_ operations: [TimedOperation], onError: (Int, AnalyticsError) -> Void) {
+        var start = 0
+        while start < operations.count {
+            let end = min(start + Self.maximumBatchSize, operations.count)
+            run(operations[start..<end], onError: onError)
+            start = end
+        }
     }
 
     /// The snapshot of the tree in `format`.
     public func snapshot(format: SnapshotFormat = .markup) throws -> String {
-        try invoke("snapshot", [.string(format.rawValue)], describing: "taking a \(format.rawValue) snapshot").toString()
+        try call("snapshot", [.string(format.rawValue)], describing: "taking a \(format.rawValue) snapshot").toString()
     }
 
     /// Asks the module to print its snapshot through `console.log`.
     public func logSnapshot() throws {
-        try invoke("logSnapshot", [], describing: "logging a snapshot")
+        try call("logSnapshot", [], describing: "logging a snapshot")
     }
 
     @discardableResult
-    private func invoke(_ method: String, _ arguments: [JSONValue], describing operation: @autoclosure () -> String) throws -> JavaScriptValue {
-        let function: JavaScriptValue
-        if let cached = methods[method] {
-            function = cached
-        } else {
-            do {
-                function = try manager.property(method)
-            } catch let error as JavaScriptError {
-                throw AnalyticsError.operationFailed(operation: operation(), error)
-            }
-            methods[method] = function
-        }
+    private func call(_ method: String, _ arguments: [JSONValue], describing operation: String) throws -> JavaScriptValue {
         do {
-            return try function.call(arguments, this: manager, operation: operation())
+            return try manager.property(method).call(arguments, this: manager, operation: operation)
         } catch let error as JavaScriptError {
-            if let failures = Self.taskFailures(in: error) { throw AnalyticsError.tasksFailed(failures) }
-            throw AnalyticsError.operationFailed(operation: operation(), error)
+            throw AnalyticsError.operationFailed(operation: operation, error)
         }
     }
 
-    private func deliver(_ arguments: [JavaScriptValue]) {
-        let value = arguments.first?.toJSON() ?? .undefined
-        var meta: ResultMeta?
-        if arguments.count > 1, let task = try? arguments[1].property("task").toJSON().stringValue {
-            let metaValue = arguments[1].toJSON()
-            meta = ResultMeta(
-                task: task, path: metaValue["path"]?.stringValue ?? "", event: metaValue["event"]?.stringValue ?? "")
+    // MARK: - Batches
+
+    /// Sends one batch; when the time limit stops it, delivers what finished, retries the
+    /// stopped operation alone (blaming it only if it is slow by itself) and goes on after it.
+    private func run(_ batch: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
+        guard !batch.isEmpty else { return }
+        if metas.count >= OperationEncoder.tableLimit {
+            _ = try? bridge.forgetMetas.call([JavaScriptValue]())
+            metas.removeAll(keepingCapacity: true)
         }
-        onResult(AnalyticsResult(value: value, meta: meta))
+        encoder.beginBatch()
+        for item in batch { encoder.encode(item.operation, time: item.time ?? time) }
+        let context = runtime.context
+        do {
+            let numbers = try encoder.numbers.withUnsafeBufferPointer { try context.makeFloat64Array(copying: $0) }
+            let interned = encoder.newStrings.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.newStrings.map(JSONValue.string)))
+            let literals = encoder.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.literals.map(JSONValue.string)))
+            try bridge.apply.call([numbers, context.makeValue(.number(Double(encoder.numbers.count))), interned, literals, context.makeValue(.bool(encoder.resetTable))])
+            deliver(batch, upTo: batch.count, onError: onError)
+        } catch let error as JavaScriptError {
+            let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
+            deliver(batch, upTo: stopped, onError: onError)
+            let position = batch.startIndex + stopped
+            guard position < batch.endIndex else { return }
+            if batch.count > 1, case .executionTimeLimitExceeded = error {
+                run(batch[position...position], onError: onError)
+            } else {
+                onError(position, Self.failure(of: batch[position].operation, error))
+            }
+            run(batch[(position + 1)...], onError: onError)
+        } catch {
+            onError(batch.startIndex, .operationFailed(operation: batch[batch.startIndex].operation.summary, .typeMismatch("\(error)")))
+        }
+    }
+
+    /// Hands on the results and errors of the batch's first `finished` operations, in order;
+    /// results of an operation that did not finish are dropped (it is run again or blamed).
+    private func deliver(_ batch: ArraySlice<TimedOperation>, upTo finished: Int, onError: (Int, AnalyticsError) -> Void) {
+        let results = takeResults()
+        var errors: [(Int, AnalyticsError)] = []
+        if let thrown = try? bridge.takeErrors.call([JavaScriptValue]()),
+            let count = (try? thrown.property("length").toJSON().numberValue).map({ Int($0) }), count > 0
+        {
+            for pair in stride(from: 0, to: count, by: 2) {
+                guard let position = try? thrown.property(String(pair)).toJSON().numberValue,
+                    let error = try? thrown.property(String(pair + 1))
+                else { continue }
+                let offset = Int(position)
+                let exception = runtime.context.exception(from: error)
+                errors.append((offset, Self.failure(of: batch[batch.startIndex + offset].operation, .exception(exception))))
+            }
+        }
+        var nextError = 0
+        for (offset, result) in results where offset < finished {
+            while nextError < errors.count, errors[nextError].0 < offset {
+                onError(batch.startIndex + errors[nextError].0, errors[nextError].1)
+                nextError += 1
+            }
+            onResult(result)
+        }
+        for (offset, error) in errors[nextError...] where offset < finished {
+            onError(batch.startIndex + offset, error)
+        }
+    }
+
+    /// The collected results as (operation offset, result), read from one JSON text when the
+    /// values allow it, else through the general conversion (cycles, BigInts).
+    private func takeResults() -> [(Int, AnalyticsResult)] {
+        var reader = ResultReader(metas: metas)
+        if let text = try? bridge.takeResults.call([JavaScriptValue]()), !text.isNull,
+            (try? text.withUTF8Text({ try JSONValue.forEachElement(ofArrayUTF8: $0) { reader.read($0) } })) != nil
+        {
+            metas = reader.metas
+            return reader.results
+        }
+        guard let raw = try? bridge.takeRawResults.call([JavaScriptValue]()) else { return [] }
+        reader = ResultReader(metas: metas)
+        for element in raw.toJSON().arrayValue ?? [] { reader.read(element) }
+        metas = reader.metas
+        return reader.results
+    }
+
+    /// The error an operation failed with: failed tasks, or the operation itself.
+    static func failure(of operation: ModuleOperation, _ error: JavaScriptError) -> AnalyticsError {
+        switch error {
+        case .executionTimeLimitExceeded(_, let limit):
+            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: operation.summary, limitSeconds: limit))
+        default:
+            if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
+            return .operationFailed(operation: operation.summary, error)
+        }
     }
 
     /// The core reports failed tasks as one `TaskError` whose `errors` lists each failure.
@@ -183,5 +273,57 @@ public final class AnalyticsEngine {
                 event: entry["event"]?.stringValue ?? "", message: entry["message"]?.stringValue ?? "",
                 stack: entry["stack"]?.stringValue)
         }
+    }
+}
+
+/// Reads `[newMetas, operation, metaID, result, …]` element by element.
+private struct ResultReader {
+    var metas: [ResultMeta]
+    var results: [(Int, AnalyticsResult)] = []
+    private var position = 0
+    private var operation = 0
+    private var metaID = -1
+
+    init(metas: [ResultMeta]) { self.metas = metas }
+
+    mutating func read(_ element: JSONValue) {
+        defer { position += 1 }
+        if position == 0 {
+            let fields = element.arrayValue ?? []
+            for start in stride(from: 0, to: fields.count - 2, by: 3) {
+                metas.append(ResultMeta(
+                    task: fields[start].stringValue ?? "", path: fields[start + 1].stringValue ?? "",
+                    event: fields[start + 2].stringValue ?? ""))
+            }
+            return
+        }
+        switch (position - 1) % 3 {
+        case 0: operation = Int(element.numberValue ?? 0)
+        case 1: metaID = Int(element.numberValue ?? -1)
+        default:
+            let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
+            results.append((operation, AnalyticsResult(value: element, meta: meta)))
+        }
+    }
+}
+
+/// The bridge script's functions, looked up once.
+private struct BridgeFunctions {
+    let attach: JavaScriptValue
+    let apply: JavaScriptValue
+    let progress: JavaScriptValue
+    let takeResults: JavaScriptValue
+    let takeRawResults: JavaScriptValue
+    let takeErrors: JavaScriptValue
+    let forgetMetas: JavaScriptValue
+
+    init(_ script: JavaScriptValue) throws {
+        attach = try script.property("attach")
+        apply = try script.property("apply")
+        progress = try script.property("progress")
+        takeResults = try script.property("takeResults")
+        takeRawResults = try script.property("takeRawResults")
+        takeErrors = try script.property("takeErrors")
+        forgetMetas = try script.property("forgetMetas")
     }
 }

@@ -122,46 +122,60 @@ public final class Manager: Sendable {
         if mustSchedule { scriptQueue.async { self.drain() } }
     }
 
-    /// Runs on the script queue: handles everything queued so far, in order.
+    /// Runs on the script queue: handles everything queued so far, in order. Consecutive
+    /// operations go to JavaScript in batches; results go to the delegate queue in one run.
     private func drain() {
-        let batch = pending.withLock { state -> [Work] in
-            defer {
-                state.queue.removeAll(keepingCapacity: true)
-                state.drainScheduled = false
-            }
-            return state.queue
+        // Two buffers take turns, so draining allocates nothing in the steady state.
+        var work = script.spareWork
+        pending.withLock { state in
+            swap(&state.queue, &work)
+            state.drainScheduled = false
         }
-        for work in batch {
-            switch work {
-            case let .operation(operation, time):
-                guard let engine = loadedEngine() else {
-                    if dependency.debug { script.backlog.append((operation, time)) }
-                    continue
-                }
-                apply(operation, at: time, to: engine)
+        var operations = script.spareOperations
+        defer {
+            work.removeAll(keepingCapacity: true)
+            script.spareWork = work
+            operations.removeAll(keepingCapacity: true)
+            script.spareOperations = operations
+        }
+        for item in work {
+            if case let .operation(operation, time) = item {
+                operations.append(TimedOperation(operation, time: time))
+                continue
+            }
+            apply(operations)
+            operations.removeAll(keepingCapacity: true)
+            switch item {
+            case .operation:
+                break
             case let .engineTask(body, onFailure):
                 guard let engine = loadedEngine() else {
                     onFailure?(script.lastLoadError ?? AnalyticsError.moduleNotConstructor(module: moduleURL.path, found: "nothing"))
                     continue
                 }
-                engine.time = nil
                 do { try body(engine) } catch {
                     if let onFailure { onFailure(error) } else { report(error) }
                 }
             case let .barrier(resume):
                 deliverCollectedResults()
-                let queue = delegateQueue
-                queue.async { resume() }
-                continue
+                delegateQueue.async { resume() }
             }
-            deliverCollectedResults()
         }
+        apply(operations)
+        deliverCollectedResults()
     }
 
-    private func apply(_ operation: ModuleOperation, at time: Double, to engine: AnalyticsEngine) {
-        script.recorder?.record(operation, time: time)
-        engine.time = time
-        do { try operation.apply(to: engine) } catch { report(error) }
+    /// Sends operations to the engine in batches (kept for replay while a debug module is broken).
+    private func apply(_ operations: [TimedOperation]) {
+        guard !operations.isEmpty else { return }
+        guard let engine = loadedEngine() else {
+            if dependency.debug { script.backlog.append(contentsOf: operations) }
+            return
+        }
+        if let recorder = script.recorder {
+            for item in operations { recorder.record(item.operation, time: item.time) }
+        }
+        engine.apply(operations) { _, error in report(error) }
     }
 
     /// The engine, loading the module on first use. In debug mode a module that failed to
@@ -185,7 +199,7 @@ public final class Manager: Sendable {
             script.lastLoadError = nil
             let backlog = script.backlog
             script.backlog.removeAll()
-            for (operation, time) in backlog { apply(operation, at: time, to: script.engine!) }
+            apply(backlog)
         } catch {
             script.lastLoadError = error
             report(error)
@@ -258,18 +272,25 @@ extension Manager {
     fileprivate final class ScriptState: @unchecked Sendable {
         var engine: AnalyticsEngine?
         var lastLoadError: (any Error)?
-        var backlog: [(ModuleOperation, Double)] = []
+        var backlog: [TimedOperation] = []
+        var spareWork: [Work] = []
+        var spareOperations: [TimedOperation] = []
         var recorder: EventStreamRecorder?
         let collected = ResultBuffer()
     }
 
-    /// Results gathered during one operation, handed on together.
+    /// Results gathered during one drain, handed on together.
     fileprivate final class ResultBuffer: @unchecked Sendable {
         private var results: [AnalyticsResult] = []
+        private var lastCount = 0
         func append(_ result: AnalyticsResult) { results.append(result) }
+        /// The results so far; the next run starts with room for as many.
         func take() -> [AnalyticsResult] {
-            defer { results.removeAll(keepingCapacity: true) }
-            return results
+            var taken: [AnalyticsResult] = []
+            taken.reserveCapacity(max(lastCount, 16))
+            swap(&taken, &results)
+            lastCount = taken.count
+            return taken
         }
     }
 }

@@ -9,16 +9,18 @@ public enum ModuleOperation: Sendable, Equatable {
     /// `deregisterNodes(id)`.
     case deregister(id: NodeID)
 
-    /// Sends the operation to an engine.
+    /// Sends the operation to an engine (at the engine's ``AnalyticsEngine/time``).
+    /// - Throws: the operation's ``AnalyticsError``, after all its results were delivered.
     public func apply(to engine: AnalyticsEngine) throws {
+        try engine.apply(self)
+    }
+
+    /// What the operation does, as error messages name it.
+    public var summary: String {
         switch self {
-        case let .register(id, parent, name, index, namespace, attributes):
-            try engine.registerNode(
-                id: id, parent: parent, name: name, index: index, namespace: namespace, attributes: attributes)
-        case let .event(id, name, properties):
-            try engine.recordEvent(name: name, properties: properties, nodeID: id)
-        case let .deregister(id):
-            try engine.deregisterNodes(id: id)
+        case let .register(id, _, name, _, _, _): return "registering node \(id) '\(name)'"
+        case let .event(id, name, _): return "recording '\(name)' on node \(id)"
+        case let .deregister(id): return "deregistering node \(id)"
         }
     }
 }

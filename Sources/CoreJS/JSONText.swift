@@ -91,57 +91,131 @@ extension JSONValue {
     ///
     /// - Throws: ``JSONParseError`` naming the column of the first problem.
     public init(parsing text: String) throws {
-        var parser = JSONParser(scalars: Array(text.unicodeScalars))
-        self = try parser.parseDocument()
+        var text = text
+        self = try text.withUTF8 { try JSONValue(parsingUTF8: $0) }
+    }
+
+    /// Parses one JSON text given as UTF-8 bytes, keeping the order of object keys.
+    ///
+    /// - Throws: ``JSONParseError`` naming the column of the first problem.
+    public init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws {
+        self = try {
+            var parser = JSONParser(bytes: bytes)
+            do {
+                return try parser.parseDocument()
+            } catch let failure as JSONParser.Failure {
+                // Columns count characters (Unicode scalars), not bytes.
+                let prefix = UnsafeBufferPointer(rebasing: bytes[..<min(failure.offset, bytes.count)])
+                let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
+                throw JSONParseError(reason: failure.reason, column: column)
+            }
+        }()
     }
 }
 
+extension JSONValue {
+    /// Calls `body` with each element of a JSON array given as UTF-8 bytes, in order, without
+    /// building the array: for large arrays of results.
+    ///
+    /// - Throws: ``JSONParseError`` (with the column) when the text is not one JSON array.
+    public static func forEachElement(
+        ofArrayUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONValue) throws -> Void
+    ) throws {
+        var parser = JSONParser(bytes: bytes)
+        do {
+            try parser.parseArrayElements(body)
+        } catch let failure as JSONParser.Failure {
+            throw JSONParseError(reason: failure.reason, column: failure.offset + 1)
+        }
+    }
+}
+
+/// A JSON parser over UTF-8 bytes (one pass, no intermediate copies of the input).
 private struct JSONParser {
-    let scalars: [Unicode.Scalar]
+    struct Failure: Error {
+        let reason: String
+        let offset: Int
+    }
+
+    let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var depth = 0
 
-    init(scalars: [Unicode.Scalar]) { self.scalars = scalars }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
-        if position < scalars.count { throw failure("unexpected text after the JSON value") }
+        if position < bytes.count { throw failure("unexpected text after the JSON value") }
         return value
     }
 
-    private func failure(_ reason: String) -> JSONParseError {
-        JSONParseError(reason: reason, column: position + 1)
+    /// Parses a whole text that must be one array, handing out its elements one by one.
+    mutating func parseArrayElements(_ body: (JSONValue) throws -> Void) throws {
+        skipWhitespace()
+        guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
+        position += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            position += 1
+        } else {
+            while true {
+                skipWhitespace()
+                try body(try parseValue())
+                skipWhitespace()
+                if current == UInt8(ascii: ",") {
+                    position += 1
+                } else if current == UInt8(ascii: "]") {
+                    position += 1
+                    break
+                } else {
+                    throw failure("expected ',' or ']' in an array")
+                }
+            }
+        }
+        skipWhitespace()
+        if position < bytes.count { throw failure("unexpected text after the JSON value") }
     }
 
-    private var current: Unicode.Scalar? { position < scalars.count ? scalars[position] : nil }
+    private func failure(_ reason: String) -> Failure {
+        Failure(reason: reason, offset: position)
+    }
+
+    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     private mutating func skipWhitespace() {
-        while let scalar = current, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" {
-            position += 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
+            default: return
+            }
         }
     }
 
-    private mutating func expect(_ literal: String, value: JSONValue) throws -> JSONValue {
-        for scalar in literal.unicodeScalars {
-            guard current == scalar else { throw failure("invalid literal, expected '\(literal)'") }
+    private mutating func expect(_ literal: StaticString, value: JSONValue) throws -> JSONValue {
+        let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        for byte in text {
+            guard current == byte else { throw failure("invalid literal, expected '\(literal)'") }
             position += 1
         }
         return value
     }
 
     private mutating func parseValue() throws -> JSONValue {
-        guard let scalar = current else { throw failure("unexpected end of text") }
-        switch scalar {
-        case "{": return try parseObject()
-        case "[": return try parseArray()
-        case "\"": return .string(try parseString())
-        case "t": return try expect("true", value: .bool(true))
-        case "f": return try expect("false", value: .bool(false))
-        case "n": return try expect("null", value: .null)
-        case "-", "0"..."9": return try parseNumber()
-        default: throw failure("unexpected character '\(scalar)'")
+        guard let byte = current else { throw failure("unexpected end of text") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): return try expect("true", value: .bool(true))
+        case UInt8(ascii: "f"): return try expect("false", value: .bool(false))
+        case UInt8(ascii: "n"): return try expect("null", value: .null)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default:
+            let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<min(position + 4, bytes.count)]), as: UTF8.self)
+                .unicodeScalars.first.map(String.init) ?? "?"
+            throw failure("unexpected character '\(scalar)'")
         }
     }
 
@@ -154,30 +228,44 @@ private struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         position += 1
-        var members = OrderedDictionary<String, JSONValue>()
         skipWhitespace()
-        if current == "}" {
+        if current == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
         }
+        // Keys and values are gathered first and the dictionary is made once: much cheaper
+        // than inserting member by member.
+        var keys: [String] = []
+        var values: [JSONValue] = []
         while true {
             skipWhitespace()
-            guard current == "\"" else { throw failure("expected a string key") }
+            guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }
             let key = try parseString()
             skipWhitespace()
-            guard current == ":" else { throw failure("expected ':' after an object key") }
+            guard current == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
             position += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            keys.append(key)
+            values.append(try parseValue())
             skipWhitespace()
             switch current {
-            case ",": position += 1
-            case "}":
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
                 position += 1
-                return .object(members)
+                return .object(Self.members(keys: keys, values: values))
             default: throw failure("expected ',' or '}' in an object")
             }
         }
+    }
+
+    /// The members; a key given twice keeps its first place and its last value, as in JavaScript.
+    private static func members(keys: [String], values: [JSONValue]) -> OrderedDictionary<String, JSONValue> {
+        if Set(keys).count == keys.count {
+            return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        }
+        var members = OrderedDictionary<String, JSONValue>()
+        for (key, value) in zip(keys, values) { members[key] = value }
+        return members
     }
 
     private mutating func parseArray() throws -> JSONValue {
@@ -186,7 +274,7 @@ private struct JSONParser {
         position += 1
         var elements: [JSONValue] = []
         skipWhitespace()
-        if current == "]" {
+        if current == UInt8(ascii: "]") {
             position += 1
             return .array(elements)
         }
@@ -195,8 +283,8 @@ private struct JSONParser {
             elements.append(try parseValue())
             skipWhitespace()
             switch current {
-            case ",": position += 1
-            case "]":
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
                 position += 1
                 return .array(elements)
             default: throw failure("expected ',' or ']' in an array")
@@ -205,13 +293,18 @@ private struct JSONParser {
     }
 
     private mutating func parseHexQuad() throws -> UInt32 {
-        guard position + 4 <= scalars.count else { throw failure("incomplete \\u escape") }
+        guard position + 4 <= bytes.count else { throw failure("incomplete \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = UInt32(String(scalars[position]), radix: 16) else {
-                throw failure("invalid \\u escape")
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("invalid \\u escape")
             }
-            value = value * 16 + digit
+            value = value * 16 + UInt32(digit)
             position += 1
         }
         return value
@@ -219,28 +312,39 @@ private struct JSONParser {
 
     private mutating func parseString() throws -> String {
         position += 1
-        var result = String.UnicodeScalarView()
-        while true {
-            guard let scalar = current else { throw failure("unterminated string") }
+        let start = position
+        // Fast path: no escapes, so the bytes are the string.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                position += 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             position += 1
-            switch scalar {
-            case "\"": return String(result)
-            case "\\":
+        }
+        var result = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        while true {
+            guard let byte = current else { throw failure("unterminated string") }
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return String(decoding: result, as: UTF8.self)
+            case UInt8(ascii: "\\"):
                 guard let escape = current else { throw failure("unterminated string") }
                 position += 1
                 switch escape {
-                case "\"": result.append("\"")
-                case "\\": result.append("\\")
-                case "/": result.append("/")
-                case "b": result.append("\u{08}")
-                case "f": result.append("\u{0C}")
-                case "n": result.append("\n")
-                case "r": result.append("\r")
-                case "t": result.append("\t")
-                case "u":
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escape)
+                case UInt8(ascii: "b"): result.append(0x08)
+                case UInt8(ascii: "f"): result.append(0x0C)
+                case UInt8(ascii: "n"): result.append(0x0A)
+                case UInt8(ascii: "r"): result.append(0x0D)
+                case UInt8(ascii: "t"): result.append(0x09)
+                case UInt8(ascii: "u"):
                     var code = try parseHexQuad()
-                    if (0xD800...0xDBFF).contains(code), current == "\\",
-                        position + 1 < scalars.count, scalars[position + 1] == "u"
+                    if (0xD800...0xDBFF).contains(code), position + 1 < bytes.count,
+                        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
                     {
                         let saved = position
                         position += 2
@@ -251,39 +355,54 @@ private struct JSONParser {
                             position = saved
                         }
                     }
-                    result.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-                default: throw failure("invalid escape '\\\(escape)'")
+                    result.append(contentsOf: String(Unicode.Scalar(code) ?? "\u{FFFD}").utf8)
+                default:
+                    position -= 1
+                    throw failure("invalid escape '\\\(Unicode.Scalar(escape))'")
                 }
-            case _ where scalar.value < 0x20:
+            case 0..<0x20:
+                position -= 1
                 throw failure("control character in a string")
-            default: result.append(scalar)
+            default:
+                result.append(byte)
             }
         }
     }
 
     private mutating func parseNumber() throws -> JSONValue {
         let start = position
-        if current == "-" { position += 1 }
-        guard let first = current, ("0"..."9").contains(first) else { throw failure("invalid number") }
-        if first == "0" {
+        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
+        if current == UInt8(ascii: "-") { position += 1 }
+        guard isDigit(current) else { throw failure("invalid number") }
+        var isInteger = true
+        if current == UInt8(ascii: "0") {
             position += 1
         } else {
-            while let digit = current, ("0"..."9").contains(digit) { position += 1 }
+            while isDigit(current) { position += 1 }
         }
-        if current == "." {
+        if current == UInt8(ascii: ".") {
+            isInteger = false
             position += 1
-            guard let digit = current, ("0"..."9").contains(digit) else { throw failure("invalid number") }
-            while let digit = current, ("0"..."9").contains(digit) { position += 1 }
+            guard isDigit(current) else { throw failure("invalid number") }
+            while isDigit(current) { position += 1 }
         }
-        if current == "e" || current == "E" {
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
             position += 1
-            if current == "+" || current == "-" { position += 1 }
-            guard let digit = current, ("0"..."9").contains(digit) else { throw failure("invalid number") }
-            while let digit = current, ("0"..."9").contains(digit) { position += 1 }
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+            guard isDigit(current) else { throw failure("invalid number") }
+            while isDigit(current) { position += 1 }
         }
-        var text = String.UnicodeScalarView()
-        text.append(contentsOf: scalars[start..<position])
-        guard let number = Double(String(text)) else { throw failure("invalid number") }
+        let digits = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        if isInteger, digits.count <= 15 {
+            var value = 0
+            var negative = false
+            for byte in digits {
+                if byte == UInt8(ascii: "-") { negative = true } else { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
+            }
+            return .number(Double(negative ? -value : value))
+        }
+        guard let number = Double(String(decoding: digits, as: UTF8.self)) else { throw failure("invalid number") }
         return .number(number)
     }
 }

@@ -58,6 +58,22 @@ public final class JavaScriptValue {
         context.describe(ref)
     }
 
+    /// Runs `body` with `String(value)` as UTF-8 bytes (no terminating zero), without making
+    /// a Swift string: the fast way to read a large text such as JSON. The bytes are only
+    /// valid inside `body`.
+    public func withUTF8Text<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        guard let string = JSValueToStringCopy(context.contextRef, ref, nil) else {
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        defer { JSStringRelease(string) }
+        return try context.withScratchBuffer(capacity: JSStringGetMaximumUTF8CStringSize(string)) { buffer in
+            let written = JSStringGetUTF8CString(string, buffer.baseAddress, buffer.count)
+            return try buffer.withMemoryRebound(to: UInt8.self) {
+                try body(UnsafeBufferPointer(rebasing: $0[..<max(written - 1, 0)]))
+            }
+        }
+    }
+
     /// Reads a property (`value[name]`); `undefined` when missing.
     /// - Throws: when the value is not an object or a getter throws.
     public func property(_ name: String) throws -> JavaScriptValue {

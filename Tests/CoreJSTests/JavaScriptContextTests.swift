@@ -168,7 +168,7 @@ struct JavaScriptContextTests {
         withExtendedLifetime((echo, add, callsNative)) {}
     }
 
-    @Test("a long loop of calls does not grow resident memory", .serialized)
+    @Test("a long loop of calls does not grow resident memory")
     func residentMemory() throws {
         let context = JavaScriptContext()
         let echo = try context.evaluate("(function (o) { return { id: o.id, tags: o.tags.concat(['x']) } })", sourceURL: "/t.js")

@@ -1,0 +1,156 @@
+/// The JavaScript half of the bridge between ``AnalyticsEngine`` and a module's manager.
+///
+/// It relies only on the module protocol, so it drives any core. Swift hands it batches of
+/// operations as numbers in one `Float64Array` (see ``OperationEncoder``) plus the strings
+/// they use; it calls the manager once per operation, catching errors per operation, and
+/// collects results (with their meta, interned) until Swift takes them as one JSON text.
+enum ModuleBridgeScript {
+    static let sourceURL = "anna:module-bridge.js"
+
+    static let source = #"""
+(function () {
+  'use strict';
+  let manager = null;
+  let time = NaN;
+  let operation = 0;
+  let strings = [];
+  let literals = [];
+  let numbers = null;
+  let at = 0;
+  let results = [];
+  let errors = [];
+  let metaIDs = new Map();
+  let newMetas = [];
+  let metaCount = 0;
+
+  const config = {
+    debug: false,
+    now: function now() { return time === time ? time : Date.now(); },
+  };
+
+  function metaID(meta) {
+    if (meta === null || typeof meta !== 'object') return -1;
+    const task = String(meta.task), path = String(meta.path), event = String(meta.event);
+    let byPath = metaIDs.get(task);
+    if (byPath === undefined) { byPath = new Map(); metaIDs.set(task, byPath); }
+    let byEvent = byPath.get(path);
+    if (byEvent === undefined) { byEvent = new Map(); byPath.set(path, byEvent); }
+    let id = byEvent.get(event);
+    if (id === undefined) {
+      id = metaCount++;
+      byEvent.set(event, id);
+      newMetas.push(task, path, event);
+    }
+    return id;
+  }
+
+  function receive(result, meta) {
+    results.push(operation, metaID(meta), result);
+  }
+
+  function string(index) { return index >= 0 ? strings[index] : literals[-index - 1]; }
+
+  function id() {
+    const kind = numbers[at++], value = numbers[at++];
+    if (kind === 0) return value;
+    if (kind === 1) return JSON.parse(string(value));
+    return null;
+  }
+
+  function value() {
+    const tag = numbers[at++];
+    switch (tag) {
+      case 0: return numbers[at++];
+      case 1: return string(numbers[at++]);
+      case 2: return true;
+      case 3: return false;
+      case 4: return null;
+      default: return JSON.parse(string(numbers[at++]));
+    }
+  }
+
+  function object() {
+    const count = numbers[at++];
+    if (count < 0) return count === -1 ? null : value();
+    const result = {};
+    for (let index = 0; index < count; index++) {
+      const key = string(numbers[at++]);
+      result[key] = value();
+    }
+    return result;
+  }
+
+  function apply(batch, length, interned, batchLiterals, reset) {
+    if (reset) strings = [];
+    if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
+    literals = batchLiterals === null ? [] : batchLiterals;
+    numbers = batch;
+    at = 0;
+    operation = 0;
+    while (at < length) {
+      const code = numbers[at++];
+      time = numbers[at++];
+      try {
+        if (code === 1) {
+          const node = id(), name = string(numbers[at++]), properties = object();
+          manager.recordEvent(name, properties, node);
+        } else if (code === 0) {
+          const node = id(), parent = id(), name = string(numbers[at++]);
+          const index = numbers[at++], namespace = numbers[at++];
+          const attributes = object();
+          manager.registerNode(node, parent, name, index === index ? index : null,
+            namespace === namespace ? string(namespace) : null, attributes);
+        } else {
+          manager.deregisterNodes(id());
+        }
+      } catch (error) {
+        errors.push(operation, error);
+      }
+      operation++;
+    }
+    numbers = null;
+    literals = [];
+    time = NaN;
+  }
+
+  return {
+    config: config,
+    receive: receive,
+    attach: function attach(constructed) { manager = constructed; },
+    apply: apply,
+    progress: function progress() { return operation; },
+    // [newMetas, operation, metaID, result, operation, metaID, result, ...]
+    takeResults: function takeResults() {
+      if (results.length === 0 && newMetas.length === 0) return '[[]]';
+      results.unshift(newMetas);
+      let text = null;
+      try {
+        text = JSON.stringify(results);
+      } catch (error) {
+        results.shift();
+        return null;
+      }
+      results = [];
+      newMetas = [];
+      return text;
+    },
+    takeRawResults: function takeRawResults() {
+      results.unshift(newMetas);
+      const raw = results;
+      results = [];
+      newMetas = [];
+      return raw;
+    },
+    takeErrors: function takeErrors() {
+      const taken = errors;
+      errors = [];
+      return taken;
+    },
+    forgetMetas: function forgetMetas() {
+      metaIDs = new Map();
+      metaCount = 0;
+    },
+  };
+})()
+"""#
+}
