@@ -163,3 +163,69 @@ struct RunCommandTests {
         #expect(output.stderr.contains("Give exactly one of --module DIR and --tasks DIR."))
     }
 }
+
+@Suite("anna run: debug mode, time limit, progress", .timeLimit(.minutes(2)))
+struct RunCommandMoreTests {
+    @Test("--debug re-requires a namespace's task file at every registration")
+    func debugReloads() throws {
+        let workspace = try Workspace([
+            "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
+            "module/task/index.js": "",
+            "module/task/Screen.js": "console.log('Screen.js loaded'); match('screen/tap', (node) => node.index);\n",
+            "s.ndjson": """
+                {"op":"register","id":1,"parent":null,"name":"__root__"}
+                {"op":"register","id":2,"parent":1,"name":"screen","index":0,"namespace":"Screen"}
+                {"op":"register","id":3,"parent":1,"name":"screen","index":1,"namespace":"Screen"}
+                {"op":"event","id":3,"name":"tap"}
+
+                """,
+        ])
+        let plain = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
+        #expect(plain.stdoutLines == ["1"])
+        #expect(plain.stderrLines == ["Screen.js loaded"])
+        let debug = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module"), "--debug"])
+        #expect(debug.stdoutLines == ["1"], "the reloaded file's tasks replace the old ones instead of doubling them")
+        #expect(debug.stderrLines == ["Screen.js loaded", "Screen.js loaded"])
+    }
+
+    @Test("--time-limit stops a runaway task; the run goes on with the next line")
+    func timeLimit() throws {
+        let workspace = try Workspace([
+            "tasks/index.js": "match('spin', () => { for (;;) {} }); match('tap', () => 'after');\n",
+            "s.ndjson": """
+                {"op":"register","id":1,"parent":null,"name":"__root__"}
+                {"op":"event","id":1,"name":"spin"}
+                {"op":"event","id":1,"name":"tap"}
+
+                """,
+        ])
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == [#""after""#])
+        #expect(output.stderrLines.first == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: recording 'spin' on node 1 ran longer than 0.2 s and was stopped")
+    }
+
+    @Test("a progress line appears on a terminal, and only there")
+    func progressOnTerminal() throws {
+        let workspace = try Workspace.shop()
+        var lines = try workspace.read("session.ndjson")
+        for n in 0..<3000 { lines += #"{"op":"event","id":3,"name":"scroll","properties":{"n":\#(n)}}"# + "\n" }
+        try workspace.write("long.ndjson", lines)
+        let command = "\(AnnaProcess.executable.path) run --events \(workspace.file("long.ndjson")) --module \(workspace.file("module")) > \(workspace.file("out.txt"))"
+        // `script` gives the command a terminal; its standard output is kept apart in a file.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, workspace.file("terminal.txt")]
+        process.environment = ["ANNA_PROGRESS_INTERVAL": "0", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let terminal = try workspace.read("terminal.txt")
+        #expect(terminal.contains("lines, 2 results,"))
+        #expect(terminal.contains("events/s"))
+        #expect(try workspace.read("out.txt").split(separator: "\n").count == 2)
+        let piped = try AnnaProcess.run(["run", "--events", workspace.file("long.ndjson"), "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
+        #expect(piped.stderr == "")
+    }
+}

@@ -236,3 +236,25 @@ struct OverlayFiles: FileAccess {
     func isDirectory(atPath path: String) -> Bool { memory.isDirectory(atPath: path) || disk.isDirectory(atPath: path) }
     func canonicalPath(_ path: String) -> String { memory.fileExists(atPath: path) ? path : disk.canonicalPath(path) }
 }
+
+@Suite("Naming the core by relative path")
+struct RelativeCoreTests {
+    @Test("a module may require the core by a relative path (the reference's sibling layout)")
+    func relativeCore() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anna-relative-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: base.appendingPathComponent("app/analytics/task"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: BundledCore.folderURL, to: base.appendingPathComponent("app/anna"))
+        try "module.exports = require('../anna').configured({ task: __dirname + '/task' });".write(
+            to: base.appendingPathComponent("app/analytics/index.js"), atomically: true, encoding: .utf8)
+        try "match('/tap', () => 'relative core')".write(
+            to: base.appendingPathComponent("app/analytics/task/index.js"), atomically: true, encoding: .utf8)
+        var results: [JSONValue] = []
+        let engine = try AnalyticsEngine(configuration: .init(
+            moduleURL: base.appendingPathComponent("app/analytics"), coreURL: base.appendingPathComponent("app/anna"),
+            console: Console(output: MemoryOutputSink()))) { results.append($0.value) }
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
+        #expect(results == ["relative core"])
+    }
+}
