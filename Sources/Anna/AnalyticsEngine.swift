@@ -60,8 +60,10 @@ public final class AnalyticsEngine {
     /// time of their own; `nil` means the wall clock.
     public var time: Double?
     /// The most operations sent to JavaScript in one call. The time limit applies to a whole
-    /// call, so an operation that trips it in a batch is retried alone before it is blamed.
+    /// call, so batches shrink while operations are slow (a batch aims at an eighth of the
+    /// limit) and grow back when they are fast.
     public static let maximumBatchSize = 2_048
+    private var batchSize = 256
 
     private let onResult: (AnalyticsResult) -> Void
     private let manager: JavaScriptValue
@@ -144,9 +146,8 @@ public final class AnalyticsEngine {
     public func apply(_ operations: [TimedOperation], onError: (Int, AnalyticsError) -> Void) {
         var start = 0
         while start < operations.count {
-            let end = min(start + Self.maximumBatchSize, operations.count)
-            run(operations[start..<end], onError: onError)
-            start = end
+            let end = min(start + batchSize, operations.count)
+            start = run(operations[start..<end], onError: onError)
         }
     }
 
@@ -171,10 +172,11 @@ public final class AnalyticsEngine {
 
     // MARK: - Batches
 
-    /// Sends one batch; when the time limit stops it, delivers what finished, retries the
-    /// stopped operation alone (blaming it only if it is slow by itself) and goes on after it.
-    private func run(_ batch: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
-        guard !batch.isEmpty else { return }
+    /// Sends one batch and returns where the next one starts. An operation that throws is
+    /// reported and the others go on; one that the time limit stops is blamed (it was running
+    /// when the limit hit; it is not run again, as it may have half happened) and the next
+    /// batches start small.
+    private func run(_ batch: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) -> Int {
         if metas.count >= OperationEncoder.tableLimit {
             _ = try? bridge.forgetMetas.call([JavaScriptValue]())
             metas.removeAll(keepingCapacity: true)
@@ -182,30 +184,42 @@ public final class AnalyticsEngine {
         encoder.beginBatch()
         for item in batch { encoder.encode(item.operation, time: item.time ?? time) }
         let context = runtime.context
+        let started = ContinuousClock.now
         do {
             let numbers = try encoder.numbers.withUnsafeBufferPointer { try context.makeFloat64Array(copying: $0) }
             let interned = encoder.newStrings.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.newStrings.map(JSONValue.string)))
             let literals = encoder.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.literals.map(JSONValue.string)))
             try bridge.apply.call([numbers, context.makeValue(.number(Double(encoder.numbers.count))), interned, literals, context.makeValue(.bool(encoder.resetTable))])
-            deliver(batch, upTo: batch.count, onError: onError)
         } catch let error as JavaScriptError {
             let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
             deliver(batch, upTo: stopped, onError: onError)
-            let position = batch.startIndex + stopped
-            guard position < batch.endIndex else { return }
-            if batch.count > 1, case .executionTimeLimitExceeded = error {
-                run(batch[position...position], onError: onError)
-            } else {
-                onError(position, Self.failure(of: batch[position].operation, error))
-            }
-            run(batch[(position + 1)...], onError: onError)
+            let position = min(batch.startIndex + stopped, batch.endIndex - 1)
+            onError(position, Self.failure(of: batch[position].operation, error))
+            batchSize = 1
+            return position + 1
         } catch {
-            onError(batch.startIndex, .operationFailed(operation: batch[batch.startIndex].operation.summary, .typeMismatch("\(error)")))
+            encoder.invalidate()
+            for position in batch.indices {
+                onError(position, .operationFailed(operation: batch[position].operation.summary, .typeMismatch("\(error)")))
+            }
+            return batch.endIndex
+        }
+        deliver(batch, upTo: batch.count, onError: onError)
+        adjustBatchSize(after: ContinuousClock.now - started, operations: batch.count)
+        return batch.endIndex
+    }
+
+    private func adjustBatchSize(after elapsed: Duration, operations: Int) {
+        let limit = Duration.seconds(configuration.executionTimeLimit)
+        if elapsed > limit / 8 {
+            batchSize = max(1, operations / 4)
+        } else if elapsed < limit / 64 {
+            batchSize = min(Self.maximumBatchSize, max(batchSize, operations) * 2)
         }
     }
 
     /// Hands on the results and errors of the batch's first `finished` operations, in order;
-    /// results of an operation that did not finish are dropped (it is run again or blamed).
+    /// results of an operation that did not finish are dropped with it.
     private func deliver(_ batch: ArraySlice<TimedOperation>, upTo finished: Int, onError: (Int, AnalyticsError) -> Void) {
         let results = takeResults()
         var errors: [(Int, AnalyticsError)] = []
@@ -234,21 +248,23 @@ public final class AnalyticsEngine {
         }
     }
 
-    /// The collected results as (operation offset, result), read from one JSON text when the
-    /// values allow it, else through the general conversion (cycles, BigInts).
+    /// The collected results as (operation offset, result). Values are written by
+    /// `JSON.stringify` and read as one text; a value it cannot write (a cycle, a BigInt) or
+    /// that nests too deeply goes through the general conversion instead (see ``JSONValue``).
     private func takeResults() -> [(Int, AnalyticsResult)] {
-        var reader = ResultReader(metas: metas)
-        if let text = try? bridge.takeResults.call([JavaScriptValue]()), !text.isNull,
-            (try? text.withUTF8Text({ try JSONValue.forEachElement(ofArrayUTF8: $0) { reader.read($0) } })) != nil
-        {
-            metas = reader.metas
-            return reader.results
+        defer { _ = try? bridge.clearResults.call([JavaScriptValue]()) }
+        for careful in [false, true] {
+            var reader = ResultReader(metas: metas) { [bridge] index in
+                (try? bridge.slowResult.call([JSONValue.number(Double(index))]).toJSON()) ?? .undefined
+            }
+            if let text = try? bridge.takeResults.call([JSONValue.bool(careful)]),
+                (try? text.withUTF8Text({ try JSONValue.forEachElement(ofArrayUTF8: $0) { reader.read($0) } })) != nil
+            {
+                metas = reader.metas
+                return reader.results
+            }
         }
-        guard let raw = try? bridge.takeRawResults.call([JavaScriptValue]()) else { return [] }
-        reader = ResultReader(metas: metas)
-        for element in raw.toJSON().arrayValue ?? [] { reader.read(element) }
-        metas = reader.metas
-        return reader.results
+        return []
     }
 
     /// The error an operation failed with: failed tasks, or the operation itself.
@@ -278,13 +294,18 @@ public final class AnalyticsEngine {
 
 /// Reads `[newMetas, operation, metaID, result, …]` element by element.
 private struct ResultReader {
+    static let slowMarker = "\u{0}anna-slow"
     var metas: [ResultMeta]
     var results: [(Int, AnalyticsResult)] = []
+    private let slowResult: (Int) -> JSONValue
     private var position = 0
     private var operation = 0
     private var metaID = -1
 
-    init(metas: [ResultMeta]) { self.metas = metas }
+    init(metas: [ResultMeta], slowResult: @escaping (Int) -> JSONValue) {
+        self.metas = metas
+        self.slowResult = slowResult
+    }
 
     mutating func read(_ element: JSONValue) {
         defer { position += 1 }
@@ -302,7 +323,11 @@ private struct ResultReader {
         case 1: metaID = Int(element.numberValue ?? -1)
         default:
             let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
-            results.append((operation, AnalyticsResult(value: element, meta: meta)))
+            var value = element
+            if case let .object(members) = element, members.count == 1, let index = members[Self.slowMarker]?.numberValue {
+                value = slowResult(Int(index))
+            }
+            results.append((operation, AnalyticsResult(value: value, meta: meta)))
         }
     }
 }
@@ -313,7 +338,9 @@ private struct BridgeFunctions {
     let apply: JavaScriptValue
     let progress: JavaScriptValue
     let takeResults: JavaScriptValue
-    let takeRawResults: JavaScriptValue
+    let slowResult: JavaScriptValue
+    let rawResults: JavaScriptValue
+    let clearResults: JavaScriptValue
     let takeErrors: JavaScriptValue
     let forgetMetas: JavaScriptValue
 
@@ -322,7 +349,9 @@ private struct BridgeFunctions {
         apply = try script.property("apply")
         progress = try script.property("progress")
         takeResults = try script.property("takeResults")
-        takeRawResults = try script.property("takeRawResults")
+        slowResult = try script.property("slowResult")
+        rawResults = try script.property("rawResults")
+        clearResults = try script.property("clearResults")
         takeErrors = try script.property("takeErrors")
         forgetMetas = try script.property("forgetMetas")
     }

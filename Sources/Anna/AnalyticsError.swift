@@ -38,6 +38,11 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     case operationFailed(operation: String, JavaScriptError)
     /// One or more tasks threw while handling an event; the other tasks still ran.
     case tasksFailed([TaskFailure])
+    /// In debug mode, more operations arrived while the module failed to load than are kept
+    /// for replay; the oldest were dropped.
+    case backlogOverflow(kept: Int)
+    /// The session recording could not be written; recording stopped.
+    case recordingFailed(path: String, reason: String)
 
     /// One line (or one line per failed task).
     public var description: String {
@@ -54,6 +59,10 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(operation) failed: \(error)"
         case let .tasksFailed(failures):
             return failures.map(\.description).joined(separator: "\n")
+        case let .backlogOverflow(kept):
+            return "the module still fails to load; only the last \(kept) operations are kept for replay"
+        case let .recordingFailed(path, reason):
+            return "cannot record the session to \(path): \(reason); recording stopped"
         }
     }
 
@@ -64,7 +73,7 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     public var exception: JavaScriptException? {
         switch self {
         case let .moduleLoadFailed(_, error), let .operationFailed(_, error): return error.exception
-        case .moduleNotConstructor, .tasksFailed: return nil
+        case .moduleNotConstructor, .tasksFailed, .backlogOverflow, .recordingFailed: return nil
         }
     }
 }

@@ -93,6 +93,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     // MARK: - Analyzing
 
+    /// Enables the analyzer with a standalone name (see ``Analyzing/enable(naming:)``).
     public func enable(naming name: String) {
         Self.lock.withLock {
             if nodeID != nil, superAnalyzer != nil || self.name != name { unregister() }
@@ -103,10 +104,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
+    /// Makes `sub` the child named `key` (see ``Analyzing/setSubAnalyzer(_:for:)``).
     public func setSubAnalyzer(_ sub: any Analyzing, for key: String) {
         setSubAnalyzer(sub, for: key, index: nil)
     }
 
+    /// Makes each of `subs` a child named `key` with its index.
     public func setSubAnalyzers(_ subs: [any Analyzing], for key: String) {
         Self.lock.withLock {
             for (index, sub) in subs.enumerated() { setSubAnalyzer(sub, for: key, index: index) }
@@ -145,6 +148,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         .name(index.map { "\(key)#\($0)" } ?? key)
     }
 
+    /// Records an event with attributes (keys sorted, for a stable order).
     public func record(_ event: String, with attributes: [String: JSONValue]?) {
         let properties = attributes.map { JSONValue.object(.init(uniqueKeysWithValues: $0.sorted { $0.key < $1.key })) }
         record(event, properties: properties ?? .object([:]))
@@ -163,6 +167,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
+    /// Records `ana-updated` with `key-path` and (unless `nil`) `value`.
     public func update(_ value: (any JSONValueConvertible)?, for keyPath: String) {
         var properties: JSONValue = ["key-path": .string(keyPath)]
         if let value, case var .object(members) = properties {
@@ -172,14 +177,18 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         record("ana-updated", properties: properties)
     }
 
+    /// Records the current value of `observee` now and `ana-updated` on every later change.
     public func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String) {
-        let token = observee.addObserver { [weak self] value in self?.update(value, for: keyPath) }
+        // Under the lock, so a concurrent detach() sees the observation and a change made
+        // meanwhile is recorded after the initial value.
         Self.lock.withLock {
+            let token = observee.addObserver { [weak self] value in self?.update(value, for: keyPath) }
             observationCancellers.append((keyPath, { observee.removeObserver(token) }))
+            update(observee.value, for: keyPath)
         }
-        update(observee.value, for: keyPath)
     }
 
+    /// Stops the observations made for `keyPath`.
     public func stopObserving(for keyPath: String) {
         Self.lock.withLock {
             observationCancellers.filter { $0.keyPath == keyPath }.forEach { $0.cancel() }
@@ -187,15 +196,19 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
+    /// Stops observing, deregisters the node and its descendants, and drops events still
+    /// waiting for registration. Called on deinit.
     public func detach() {
         Self.lock.withLock {
             observationCancellers.forEach { $0.cancel() }
             observationCancellers.removeAll()
+            pendingEvents.removeAll()
             unregister()
             enabled = false
         }
     }
 
+    /// Marks this analyzer focused (see ``Analyzing/markFocused()``).
     public func markFocused() {
         Self.lock.withLock {
             _ = register()

@@ -4,12 +4,19 @@ import Foundation
 /// format, so that `anna run` can replay the session exactly. Used only on the script queue.
 final class EventStreamRecorder {
     private let handle: FileHandle
+    private let path: String
+    private let onFailure: (AnalyticsError) -> Void
+    private var failed = false
 
-    /// Creates (or truncates) the file and writes the version line.
-    init(url: URL) throws {
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    /// Creates (or truncates) the file and writes the version line; `onFailure` hears of a
+    /// write error once (recording stops then).
+    init(url: URL, onFailure: @escaping (AnalyticsError) -> Void) throws {
+        path = url.path
+        self.onFailure = onFailure
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw AnalyticsError.recordingFailed(path: url.path, reason: "cannot create the file")
+        }
         handle = try FileHandle(forWritingTo: url)
-        try handle.truncate(atOffset: 0)
         write(#"{"op":"version","version":\#(EventStream.version)}"#)
     }
 
@@ -26,6 +33,12 @@ final class EventStreamRecorder {
     }
 
     private func write(_ line: String) {
-        handle.write(Data((line + "\n").utf8))
+        guard !failed else { return }
+        do {
+            try handle.write(contentsOf: Data((line + "\n").utf8))
+        } catch {
+            failed = true
+            onFailure(.recordingFailed(path: path, reason: error.localizedDescription))
+        }
     }
 }

@@ -104,6 +104,9 @@ public final class Manager: Sendable {
         enqueue(.operation(operation, time: time))
     }
 
+    /// The most operations kept while a module fails to load in debug mode (oldest dropped).
+    static let backlogLimit = 100_000
+
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).
     static func now() -> Double {
         (Date().timeIntervalSince1970 * 1000).rounded(.down)
@@ -127,11 +130,13 @@ public final class Manager: Sendable {
     private func drain() {
         // Two buffers take turns, so draining allocates nothing in the steady state.
         var work = script.spareWork
+        script.spareWork = []  // so the swapped-in buffer is not shared (no copy on append)
         pending.withLock { state in
             swap(&state.queue, &work)
             state.drainScheduled = false
         }
         var operations = script.spareOperations
+        script.spareOperations = []
         defer {
             work.removeAll(keepingCapacity: true)
             script.spareWork = work
@@ -169,7 +174,17 @@ public final class Manager: Sendable {
     private func apply(_ operations: [TimedOperation]) {
         guard !operations.isEmpty else { return }
         guard let engine = loadedEngine() else {
-            if dependency.debug { script.backlog.append(contentsOf: operations) }
+            if dependency.debug {
+                script.backlog.append(contentsOf: operations)
+                let excess = script.backlog.count - Self.backlogLimit
+                if excess > 0 {
+                    script.backlog.removeFirst(excess)
+                    if !script.backlogOverflowReported {
+                        script.backlogOverflowReported = true
+                        report(AnalyticsError.backlogOverflow(kept: Self.backlogLimit))
+                    }
+                }
+            }
             return
         }
         if let recorder = script.recorder {
@@ -183,8 +198,13 @@ public final class Manager: Sendable {
     /// once it loads, so fixing a file loses nothing.
     private func loadedEngine() -> AnalyticsEngine? {
         if let engine = script.engine { return engine }
-        if script.recorder == nil, let url = dependency.recordingURL {
-            do { script.recorder = try EventStreamRecorder(url: url) } catch { report(error) }
+        if script.recorder == nil, !script.recorderFailed, let url = dependency.recordingURL {
+            do {
+                script.recorder = try EventStreamRecorder(url: url) { [weak self] error in self?.report(error) }
+            } catch {
+                script.recorderFailed = true
+                report(error)
+            }
         }
         if script.lastLoadError != nil && !dependency.debug { return nil }
         do {
@@ -197,12 +217,15 @@ public final class Manager: Sendable {
                     console: Console(output: dependency.standardOutput, errorOutput: dependency.standardError))
             ) { result in results.append(result) }
             script.lastLoadError = nil
+            script.backlogOverflowReported = false
             let backlog = script.backlog
             script.backlog.removeAll()
             apply(backlog)
         } catch {
+            // Retried on every call in debug mode: report a failure once until it changes.
+            let repeated = script.lastLoadError.map { String(describing: $0) == String(describing: error) } ?? false
             script.lastLoadError = error
-            report(error)
+            if !repeated { report(error) }
         }
         return script.engine
     }
@@ -273,6 +296,8 @@ extension Manager {
         var engine: AnalyticsEngine?
         var lastLoadError: (any Error)?
         var backlog: [TimedOperation] = []
+        var backlogOverflowReported = false
+        var recorderFailed = false
         var spareWork: [Work] = []
         var spareOperations: [TimedOperation] = []
         var recorder: EventStreamRecorder?

@@ -22,6 +22,27 @@ enum ModuleBridgeScript {
   let metaIDs = new Map();
   let newMetas = [];
   let metaCount = 0;
+  let slow = [];
+  const MAXIMUM_DEPTH = 500;
+
+  // The deepest nesting of brackets in a JSON text (outside strings).
+  function depthOf(text) {
+    let depth = 0, deepest = 0, inString = false;
+    for (let index = 0; index < text.length; index++) {
+      const c = text.charCodeAt(index);
+      if (inString) {
+        if (c === 92) index++;
+        else if (c === 34) inString = false;
+      } else if (c === 34) {
+        inString = true;
+      } else if (c === 91 || c === 123) {
+        if (++depth > deepest) deepest = depth;
+      } else if (c === 93 || c === 125) {
+        depth--;
+      }
+    }
+    return deepest;
+  }
 
   const config = {
     debug: false,
@@ -119,27 +140,33 @@ enum ModuleBridgeScript {
     attach: function attach(constructed) { manager = constructed; },
     apply: apply,
     progress: function progress() { return operation; },
-    // [newMetas, operation, metaID, result, operation, metaID, result, ...]
-    takeResults: function takeResults() {
-      if (results.length === 0 && newMetas.length === 0) return '[[]]';
-      results.unshift(newMetas);
-      let text = null;
-      try {
-        text = JSON.stringify(results);
-      } catch (error) {
-        results.shift();
-        return null;
+    // [newMetas, operation, metaID, result, operation, metaID, result, ...] as JSON text.
+    // A result JSON.stringify cannot write (a cycle, a BigInt), or, when `careful`, one
+    // nested deeper than Swift reads, is replaced by a marker {"\u0000anna-slow": n} and
+    // kept in `slow` for the general conversion. Nothing is cleared until Swift confirms
+    // with clearResults(), so a failed read loses nothing.
+    takeResults: function takeResults(careful) {
+      slow = [];
+      const all = [newMetas].concat(results);
+      if (!careful) {
+        try { return JSON.stringify(all); } catch (error) { /* mark the unwritable ones */ }
       }
-      results = [];
-      newMetas = [];
-      return text;
+      for (let index = 3; index < all.length; index += 3) {
+        let text;
+        try { text = JSON.stringify(all[index]); } catch (unwritable) { text = null; }
+        if (text === null || (careful && depthOf(text) > MAXIMUM_DEPTH)) {
+          slow.push(all[index]);
+          all[index] = { '\u0000anna-slow': slow.length - 1 };
+        }
+      }
+      return JSON.stringify(all);
     },
-    takeRawResults: function takeRawResults() {
-      results.unshift(newMetas);
-      const raw = results;
+    slowResult: function slowResult(index) { return slow[index]; },
+    rawResults: function rawResults() { return [newMetas].concat(results); },
+    clearResults: function clearResults() {
       results = [];
       newMetas = [];
-      return raw;
+      slow = [];
     },
     takeErrors: function takeErrors() {
       const taken = errors;

@@ -10,27 +10,38 @@ import CoreJS
 ///
 /// An ID is `kind, value`: `0, number` for a plain ID, `1, string` for a keyed ID (its JSON
 /// text), `-1, 0` for none. Strings are indexes: `≥ 0` into the interned table both sides
-/// keep, `< 0` into this batch's literals. An object is `count` then `key, value` pairs;
-/// `-1` is null. A value is `tag[, payload]`: 0 number, 1 string, 2 true, 3 false, 4 null,
-/// 5 JSON text. Missing numbers (time, index, namespace) are NaN.
+/// keep, `< 0` into this batch's literals. An object is `count` then `key, value` pairs
+/// (undefined members left out); `-1` is null, `-2` a value that is not an object. A value
+/// is `tag[, payload]`: 0 number, 1 string, 2 true, 3 false, 4 null, 5 JSON text. Missing
+/// numbers (time, index, namespace) are NaN.
 struct OperationEncoder {
     /// Strings longer than this are sent as literals, never interned.
     static let internLimit = 64
     /// When the interned table reaches this size, both sides start over.
     static let tableLimit = 65_536
 
-    private var interned: [String: Int] = [:]
+    private var interned: [UTF8Key: Int] = [:]
     private(set) var numbers: [Double] = []
     private(set) var newStrings: [String] = []
     private(set) var literals: [String] = []
     private(set) var resetTable = false
+
+    /// Forgets the interned table (both sides start over with the next batch): after a
+    /// batch that may not have reached JavaScript.
+    mutating func invalidate() {
+        interned.removeAll(keepingCapacity: true)
+        forceReset = true
+    }
+
+    private var forceReset = false
 
     /// Starts a new batch (the interned table carries over).
     mutating func beginBatch() {
         numbers.removeAll(keepingCapacity: true)
         newStrings.removeAll(keepingCapacity: true)
         literals.removeAll(keepingCapacity: true)
-        resetTable = false
+        resetTable = forceReset
+        forceReset = false
         if interned.count >= Self.tableLimit {
             interned.removeAll(keepingCapacity: true)
             resetTable = true
@@ -74,8 +85,8 @@ struct OperationEncoder {
     private mutating func encodeObject(_ value: JSONValue) {
         switch value {
         case let .object(members):
-            numbers.append(Double(members.count))
-            for (key, member) in members {
+            numbers.append(Double(members.count { $0.value != .undefined }))
+            for (key, member) in members where member != .undefined {
                 numbers.append(Double(string(key)))
                 encodeValue(member)
             }
@@ -106,10 +117,11 @@ struct OperationEncoder {
 
     /// The index of `text`: interned when short, else a literal of this batch.
     private mutating func string(_ text: String) -> Int {
-        if let index = interned[text] { return index }
+        let key = UTF8Key(text)
+        if let index = interned[key] { return index }
         guard text.utf8.count <= Self.internLimit else { return literal(text) }
         let index = interned.count
-        interned[text] = index
+        interned[key] = index
         newStrings.append(text)
         return index
     }
@@ -117,5 +129,22 @@ struct OperationEncoder {
     private mutating func literal(_ text: String) -> Int {
         literals.append(text)
         return -literals.count
+    }
+}
+
+/// A string compared by its UTF-8 bytes: `String`'s own equality treats canonically
+/// equivalent texts ("é" and "e\u{301}") as equal, but JavaScript does not.
+private struct UTF8Key: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -24,6 +24,14 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     /// The root is always enabled as `__root__`; naming it again changes nothing.
     public override func enable(naming name: String) {}
 
+    /// Deregisters the whole tree; the root stays enabled and registers again on next use.
+    public override func detach() {
+        Self.lock.withLock {
+            super.detach()
+            enabled = true
+        }
+    }
+
     override func register() -> Bool {
         if nodeID != nil { return true }
         let id = NodeID(number)

@@ -77,7 +77,9 @@ public final class CommonJSRuntime {
     /// - Returns: the module's `exports`.
     @discardableResult
     public func load(entry: String) throws -> JavaScriptValue {
-        let path = ModulePath.normalize(entry)
+        // Like Node's main module: found by its real path, so a module reached through a
+        // symbolic link is checked against the roots where it really is.
+        let path = configuration.fileAccess.canonicalPath(ModulePath.normalize(entry))
         if configuration.allowedRoots == nil {
             let folder = configuration.fileAccess.isDirectory(atPath: path) ? path : ModulePath.directory(of: path)
             addAllowedRoot(folder)

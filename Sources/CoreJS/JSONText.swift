@@ -221,7 +221,7 @@ private struct JSONParser {
 
     private mutating func enterContainer() throws {
         depth += 1
-        if depth > 512 { throw failure("nesting deeper than 512 levels") }
+        if depth > JSONValue.maximumDepth { throw failure("nesting deeper than \(JSONValue.maximumDepth) levels") }
     }
 
     private mutating func parseObject() throws -> JSONValue {

@@ -12,7 +12,9 @@ import OrderedCollections
 /// - `NaN` and `±Infinity` become ``null``; a `BigInt` becomes its decimal string;
 /// - a `Date` becomes its ISO 8601 string; an `Error` becomes `{ "name", "message" }`;
 /// - an object that contains itself (a cycle) has the repeated reference replaced by the
-///   string `"[Circular]"`.
+///   string `"[Circular]"`;
+/// - containers nested deeper than ``maximumDepth`` levels are cut there, with the string
+///   `"[Too deep]"` (the JSON parser refuses such texts too).
 ///
 /// ```swift
 /// let value: JSONValue = ["action": "selected", "index": 3, "tags": ["a", "b"]]
@@ -32,6 +34,11 @@ public enum JSONValue: Sendable {
     case array([JSONValue])
     /// An object: keys in the order they were written.
     case object(OrderedDictionary<String, JSONValue>)
+}
+
+extension JSONValue {
+    /// How deeply arrays and objects may nest when converted from JavaScript or parsed.
+    public static let maximumDepth = 512
 }
 
 extension JSONValue: Equatable {

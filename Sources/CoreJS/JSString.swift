@@ -1,10 +1,20 @@
 internal import CJavaScriptCore
 
 /// Runs `body` with a temporary `JSStringRef` holding `string`, released afterwards.
+/// Built from UTF-16 code units, so embedded NUL characters survive.
 func withJSString<Result>(_ string: String, _ body: (JSStringRef) throws -> Result) rethrows -> Result {
-    let jsString = JSStringCreateWithUTF8CString(string)!
+    let jsString = makeJSString(string)
     defer { JSStringRelease(jsString) }
     return try body(jsString)
+}
+
+/// A new `JSStringRef` (+1) holding `string`; the caller releases it.
+func makeJSString(_ string: String) -> JSStringRef {
+    if string.utf8.allSatisfy({ $0 != 0 }) {
+        return JSStringCreateWithUTF8CString(string)!
+    }
+    let units = Array(string.utf16)
+    return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count)! }
 }
 
 extension String {

@@ -107,17 +107,37 @@ public final class JavaScriptContext {
     /// so that stack traces and syntax errors point at the right file and line.
     ///
     /// The function header is put on the body's first line (as Node does): lines are exact,
-    /// columns on the first line are shifted by the header's length.
-    /// (`JSObjectMakeFunction` would number the body from `startingLine + 2` and cannot go lower.)
+    /// columns on the first line are shifted by the header's length. (`JSObjectMakeFunction`
+    /// numbers the body from `startingLine + 2` and cannot go lower, so it only checks first
+    /// that the body is a function body on its own and cannot close the header early.)
     public func compileFunction(
         parameters: [String], body: String, sourceURL: String, startingLine: Int = 1
     ) throws -> JavaScriptValue {
         let source = "(function (\(parameters.joined(separator: ", "))) {" + body + "\n})"
+        // Nothing runs before both checks pass: syntax errors with exact lines first, then
+        // the body on its own, which fails if it would close the header early.
+        try checkSyntax(source, sourceURL: sourceURL, startingLine: startingLine)
+        try checkFunctionBody(parameters: parameters, body: body, sourceURL: sourceURL, startingLine: startingLine)
         let function = try evaluate(source, sourceURL: sourceURL, startingLine: startingLine)
         guard function.isFunction else {
             throw JavaScriptError.typeMismatch("compiling \(sourceURL) gave no function")
         }
         return function
+    }
+
+    /// Fails when `body` is not a function body by itself (e.g. it closes the header with `})`).
+    private func checkFunctionBody(parameters: [String], body: String, sourceURL: String, startingLine: Int) throws {
+        let names = parameters.map(makeJSString)
+        defer { names.forEach(JSStringRelease) }
+        _ = try withJSString(body) { jsBody in
+            try withJSString(sourceURL) { url in
+                try names.map(Optional.some).withUnsafeBufferPointer { buffer in
+                    try trying("checking \(sourceURL)") {
+                        JSObjectMakeFunction(contextRef, nil, UInt32(buffer.count), buffer.baseAddress, jsBody, url, Int32(clamping: startingLine), $0)
+                    }
+                }
+            }
+        }
     }
 
     /// Makes a JavaScript function that runs a Swift closure.
@@ -217,7 +237,7 @@ public final class JavaScriptContext {
             return value
         }
         func integer(_ key: String) -> Int? {
-            member(key).map { Int(JSValueToNumber(contextRef, $0, nil)) }
+            member(key).flatMap { Int(exactly: JSValueToNumber(contextRef, $0, nil)) }
         }
         let stack = member("stack").map(describe).flatMap { $0.isEmpty ? nil : $0 }
         var thrownValue = jsonValue(from: thrown)

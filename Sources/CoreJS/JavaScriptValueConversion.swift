@@ -11,11 +11,16 @@ extension JavaScriptContext {
         case let .number(number): return JSValueMakeNumber(contextRef, number)
         case let .string(string): return withJSString(string) { JSValueMakeString(contextRef, $0) }
         case let .array(elements):
-            var refs = elements.map { Optional(makeRef($0)) }
-            return JSObjectMakeArray(contextRef, refs.count, &refs, nil)
+            // Each element goes into the array as soon as it exists: the collector does not
+            // see values kept only in Swift memory.
+            let array = JSObjectMakeArray(contextRef, 0, nil, nil)!
+            for (index, element) in elements.enumerated() {
+                JSObjectSetPropertyAtIndex(contextRef, array, UInt32(index), makeRef(element), nil)
+            }
+            return array
         case let .object(members):
             let object = JSObjectMake(contextRef, nil, nil)!
-            for (key, member) in members {
+            for (key, member) in members where member != .undefined {
                 let memberRef = makeRef(member)
                 withJSString(key) { JSObjectSetProperty(contextRef, object, $0, memberRef, 0, nil) }
             }
@@ -47,6 +52,7 @@ extension JavaScriptContext {
             guard let object = JSValueToObject(contextRef, ref, nil) else { return nil }
             if JSObjectIsFunction(contextRef, object) { return nil }
             if ancestors.contains(object) { return .string("[Circular]") }
+            if ancestors.count >= JSONValue.maximumDepth { return .string("[Too deep]") }
             ancestors.append(object)
             defer { ancestors.removeLast() }
             if JSValueIsArray(contextRef, ref) { return .array(convertArray(object, ancestors: &ancestors)) }

@@ -21,7 +21,7 @@ public struct ModuleResolver: Sendable {
     /// Creates a resolver; roots are canonicalized through `fileAccess`.
     public init(fileAccess: any FileAccess, searchPaths: [String], allowedRoots: [String]) {
         self.fileAccess = fileAccess
-        self.searchPaths = searchPaths.map(ModulePath.normalize)
+        self.searchPaths = searchPaths.map { fileAccess.canonicalPath(ModulePath.normalize($0)) }
         self.allowedRoots = allowedRoots.map { fileAccess.canonicalPath(ModulePath.normalize($0)) }
     }
 

@@ -173,6 +173,77 @@ struct AnalyticsEngineTests {
         #expect(collector.results.map(\.value) == ["fine"])
     }
 
+    @Test("a task stopped by the time limit inside a batch is blamed once; the others run once")
+    func timeLimitInBatch() throws {
+        let files = InMemoryFileAccess([
+            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "/m/task/index.js": """
+                match('spin', () => { for (;;) {} });
+                match('tap', (node) => node.latestEvent().attributes.n);
+                match('count', (node) => { let n = 0; for (let i = 0; i < 10; i++) { const e = node.ancestor(0); } return globalThis.taps = (globalThis.taps || 0) + 1; });
+                """,
+        ])
+        let collector = Collector()
+        let engine = try inMemoryEngine(files, limit: 0.3, into: collector)
+        var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
+        for n in 0..<20 { operations.append(TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": .number(Double(n))]))) }
+        operations.append(TimedOperation(.event(id: NodeID(1), name: "spin", properties: [:])))
+        for n in 20..<40 { operations.append(TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": .number(Double(n))]))) }
+        var errors: [(Int, AnalyticsError)] = []
+        engine.apply(operations) { errors.append(($0, $1)) }
+        #expect(collector.results.map(\.value) == (0..<40).map { .number(Double($0)) })
+        #expect(errors.count == 1)
+        #expect(errors.first?.0 == 21)
+        #expect(errors.first?.1.description.contains("execution time limit exceeded: recording 'spin' on node 1") == true)
+    }
+
+    @Test("results nested deeper than the parser reads, and cyclic results, arrive with the right meta")
+    func unusualResults() throws {
+        let files = InMemoryFileAccess([
+            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "/m/task/index.js": """
+                match('deep', () => { let v = 'bottom'; for (let i = 0; i < 600; i++) v = [v]; return v; });
+                match('cycle', () => { const o = { name: 'loop' }; o.self = o; return o; });
+                match('error', () => new RangeError('as data'));
+                match('plain', (node) => node.path);
+                """,
+        ])
+        let collector = Collector()
+        let engine = try inMemoryEngine(files, into: collector)
+        var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
+        for event in ["deep", "plain", "cycle", "error", "plain"] {
+            operations.append(TimedOperation(.event(id: NodeID(1), name: event, properties: [:])))
+        }
+        engine.apply(operations) { _, error in Issue.record("\(error)") }
+        let values = collector.results.map(\.value)
+        #expect(values.count == 5)
+        var deep = values.first
+        var depth = 0
+        while case let .array(inner)? = deep, let first = inner.first { deep = first; depth += 1 }
+        #expect(depth == JSONValue.maximumDepth && deep == "[Too deep]", "cut at the documented depth")
+        #expect(values.dropFirst().first == "")
+        #expect(values.last == "")
+        #expect(values.dropFirst(2).first == ["name": "loop", "self": "[Circular]"])
+        #expect(values.dropFirst(3).first == [:], "an Error result is written by JSON.stringify's rules")
+        #expect(collector.results.map { $0.meta?.task } == ["deep", "plain", "cycle", "error", "plain"])
+    }
+
+    @Test("property strings reach tasks byte for byte (NUL, decomposed characters)")
+    func exactStrings() throws {
+        let files = InMemoryFileAccess([
+            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "/m/task/index.js": "match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])",
+        ])
+        let collector = Collector()
+        let engine = try inMemoryEngine(files, into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.recordEvent(name: "say", properties: ["text": "\u{E9}"], nodeID: NodeID(1))
+        try engine.recordEvent(name: "say", properties: ["text": "e\u{301}"], nodeID: NodeID(1))
+        try engine.recordEvent(name: "say", properties: ["text": "a\u{0}b"], nodeID: NodeID(1))
+        #expect(collector.results.map(\.value) == [[1, "\u{E9}"], [2, "e\u{301}"], [3, "a\u{0}b"]])
+        #expect(collector.results[0].value.jsonText != collector.results[1].value.jsonText)
+    }
+
     @Test("snapshots come in markup and JSON with the same nodes")
     func snapshots() throws {
         let engine = try engine(into: Collector())

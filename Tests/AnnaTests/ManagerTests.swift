@@ -24,20 +24,33 @@ struct ManagerTests {
         queue.setSpecific(key: RecordingDelegate.queueKey, value: "custom")
         manager.delegateQueue = queue
         let app = HostApplication(manager: manager)
-        let screen = HostObject(parent: nil)
-        screen.analyzer.enable(naming: "screen")
-        // Not attached yet: events wait for the node.
-        screen.analyzer.record("tap", with: ["n": 1])
-        let attached = HostObject(parent: nil)
-        _ = attached
-        let owner = ChainLink(next: app)
-        let late = Analyzer(owner: owner)
-        late.enable(naming: "late")
-        for n in 2...4 { late.record("tap", with: ["n": .number(Double(n))]) }
+        let screen = retained(ChainLink(next: app))
+        screen.enable(naming: "screen")
+        for n in 1...4 { screen.record("tap", with: ["n": .number(Double(n))]) }
         await manager.flush()
-        #expect(delegate.values == ["/late#2", "/late#3", "/late#4"])
+        #expect(delegate.values == ["/screen#1", "/screen#2", "/screen#3", "/screen#4"])
         #expect(delegate.queueLabels == ["custom"])
-        withExtendedLifetime((app, screen)) {}
+        withExtendedLifetime(app) {}
+    }
+
+    @Test("a detached root registers the tree again on next use; detach drops waiting events")
+    func rootAfterDetach() async throws {
+        let (manager, delegate) = manager(tasks: "match('tap', (node) => node.path)")
+        let app = HostApplication(manager: manager)
+        let screen = retained(ChainLink(next: app))
+        screen.enable(naming: "screen")
+        screen.record("tap")
+        app.analyzer.detach()
+        let again = retained(ChainLink(next: app))
+        again.enable(naming: "again")
+        again.record("tap")
+        let orphan = retained(ChainLink(next: nil))
+        orphan.enable(naming: "orphan")
+        orphan.record("tap")
+        orphan.detach()
+        await manager.flush()
+        #expect(delegate.values == ["/screen", "/again"])
+        #expect(delegate.errors.isEmpty)
     }
 
     @Test("events recorded before the node can register are delivered once it does")

@@ -127,9 +127,24 @@ struct CommonJSRuntimeTests {
         #expect(errors.lines.dropFirst().first == "TypeError: bad")
     }
 
-    @Test("console goes to standard output when nothing is injected")
-    func consoleDefault() {
-        #expect(Console.standard.output is FileHandleOutputSink)
+    @Test("a module body cannot close the wrapper and run code outside it")
+    func wrapperEscape() throws {
+        let runtime = try runtime(["/app/escape.js": "}); globalThis.escaped = true; (function () {"], roots: ["/app"])
+        let error = #expect(throws: JavaScriptError.self) { try runtime.require("./escape") }
+        #expect(error?.exception?.name == "SyntaxError")
+        #expect(try runtime.context.evaluate("typeof globalThis.escaped", sourceURL: "/t.js").toJSON() == "undefined")
+    }
+
+    @Test("a module reached through a symbolic link to its folder loads from its real place")
+    func symlinkedEntry() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anna-link-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        try FileManager.default.createDirectory(at: base.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try "module.exports = require('./helper') + 1".write(to: base.appendingPathComponent("real/index.js"), atomically: true, encoding: .utf8)
+        try "module.exports = 41".write(to: base.appendingPathComponent("real/helper.js"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: base.appendingPathComponent("link"), withDestinationURL: base.appendingPathComponent("real"))
+        let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
+        #expect(try runtime.load(entry: base.appendingPathComponent("link/index.js").path).toJSON() == 42)
     }
 
     @Test("requests that climb out of the allowed roots are refused")

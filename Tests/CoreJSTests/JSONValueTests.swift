@@ -18,6 +18,22 @@ struct JSONValueTests {
         #expect(context.makeValue(value).toJSON() == value)
     }
 
+    @Test("a large array of objects survives garbage collection while it is built")
+    func largeArrays() throws {
+        let value = JSONValue.array((0..<100_000).map { .object(["n": .number(Double($0)), "s": .string("item \($0)")]) })
+        let back = context.makeValue(value)
+        context.collectGarbage()
+        #expect(back.toJSON() == value)
+    }
+
+    @Test("strings with NUL and decomposed characters cross unchanged")
+    func unusualStrings() throws {
+        let length = try context.evaluate("(function (s) { return s.length })", sourceURL: "/t.js")
+        #expect(try length.call([JSONValue.string("a\u{0}bcd")]).toJSON() == 5)
+        #expect(try length.call([JSONValue.string("e\u{301}")]).toJSON() == 2)
+        #expect(context.makeValue("a\u{0}bcd").toJSON() == "a\u{0}bcd")
+    }
+
     @Test("undefined and null stay distinct in both directions")
     func undefinedIsNotNull() throws {
         #expect(try context.evaluate("undefined", sourceURL: "/t.js").toJSON() == .undefined)
