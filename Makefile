@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test clean
+.PHONY: setup build run test bench bench-check bench-baseline clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -37,6 +37,25 @@ run: setup
 
 test: setup
 	$(SWIFT) test
+
+BENCH     := .build/release/anna-bench
+BENCH_OUT := .build/bench.json
+
+## The benchmark at full sizes (a few minutes): JSON lines on stdout and in .build/bench.json, a table on stderr.
+bench: setup
+	$(SWIFT) build -c release --product anna-bench
+	$(BENCH) --profile full --module fixtures/protocol-module --json-out $(BENCH_OUT)
+
+## The regression guard (about a minute): quick sizes against Benchmarks/baseline.json; fails when a figure is >30% worse.
+bench-check: setup
+	$(SWIFT) build -c release --product anna-bench
+	$(BENCH) --profile quick --json-out .build/bench-quick.json
+	$(BENCH) compare --baseline Benchmarks/baseline.json --current .build/bench-quick.json
+
+## Refreshes the committed baseline after an intended change (commit it with the change).
+bench-baseline: setup
+	$(SWIFT) build -c release --product anna-bench
+	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
 
 clean:
 	rm -rf .build

@@ -1,0 +1,111 @@
+import Foundation
+
+/// Compares a run with a baseline: every figure a baseline line lists in `guard`, for the
+/// line of the same scenario and variant in the current run.
+///
+/// A figure is *worse* when it moved the wrong way by more than `tolerance` (relative)
+/// plus its rule's absolute slack: throughput below `baseline × (1 − tolerance) − slack`, or a
+/// time, latency or memory figure above `baseline × (1 + tolerance) + slack`.
+struct Comparison {
+    /// How one guarded figure may move.
+    struct Rule {
+        /// Whether a larger value is better (throughput) or worse (time, latency, memory).
+        var higherIsBetter: Bool
+        /// Allowed on top of the relative tolerance, in the figure's unit: the noise floor of
+        /// figures that are small in absolute terms (sub-millisecond latencies).
+        var slack: Double
+    }
+
+    /// The rules, by figure name; a guarded figure without one counts as lower-is-better.
+    static let rules: [String: Rule] = [
+        "eventsPerSecond": Rule(higherIsBetter: true, slack: 0),
+        "registrationNsPerNode": Rule(higherIsBetter: false, slack: 0),
+        "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
+        "rssRatio": Rule(higherIsBetter: false, slack: 0),
+        // Sub-millisecond latencies on a shared 2-core machine: the median moves between 0.04
+        // and 0.12 ms from one run of a build to the next.
+        "p50Ms": Rule(higherIsBetter: false, slack: 0.1),
+        // The p99 is set by how many garbage-collection pauses (1-3 ms, each delaying ~100
+        // events at 50k/s) fall in the run: runs of one build range from 0.4 to 2.3 ms. The
+        // guard catches gross regressions (a batching delay), the table shows the rest.
+        "p99Ms": Rule(higherIsBetter: false, slack: 1.5),
+    ]
+
+    /// One compared figure.
+    struct Finding {
+        var line: String
+        var figure: String
+        var baseline: Double
+        var current: Double
+        var limit: Double
+        var worse: Bool
+        /// Better than the baseline by more than the tolerance: time to refresh it.
+        var muchBetter: Bool
+        /// The largest share of the CPUs other processes used during the current line's runs.
+        var othersShare: Double
+    }
+
+    var tolerance: Double
+
+    /// The findings, and the baseline lines missing from the current run.
+    func compare(baseline: [ReportLine], current: [ReportLine]) -> (findings: [Finding], missing: [String]) {
+        var findings: [Finding] = []
+        var missing: [String] = []
+        for base in baseline {
+            let key = Self.key(base)
+            guard let guarded = base["guard"]?.arrayValue?.compactMap(\.stringValue), !guarded.isEmpty else { continue }
+            guard let now = current.first(where: { Self.key($0) == key }) else {
+                missing.append(key)
+                continue
+            }
+            for figure in guarded {
+                let rule = Self.rules[figure] ?? Rule(higherIsBetter: false, slack: 0)
+                let old = base.number(figure), new = now.number(figure)
+                let limit = rule.higherIsBetter ? old * (1 - tolerance) - rule.slack : old * (1 + tolerance) + rule.slack
+                let worse = rule.higherIsBetter ? new < limit : new > limit
+                let muchBetter = rule.higherIsBetter ? new > old * (1 + tolerance) : new < old * (1 - tolerance) - rule.slack
+                findings.append(Finding(
+                    line: key, figure: figure, baseline: old, current: new, limit: limit, worse: worse,
+                    muchBetter: muchBetter, othersShare: now.number("othersCpuShare")))
+            }
+        }
+        return (findings, missing)
+    }
+
+    /// The median `calibrationMs` (``MachineSpeed``) of each file's lines, when both have it.
+    static func machineSpeed(baseline: [ReportLine], current: [ReportLine]) -> (baseline: Double, current: Double)? {
+        let old = baseline.compactMap { $0["calibrationMs"]?.numberValue }
+        let new = current.compactMap { $0["calibrationMs"]?.numberValue }
+        guard !old.isEmpty, !new.isEmpty else { return nil }
+        return (Stats.median(old), Stats.median(new))
+    }
+
+    /// `W2 nodes=1000,patterns=100`: what identifies a line across runs.
+    static func key(_ line: ReportLine) -> String {
+        line.string("scenario") + " " + line.string("variant")
+    }
+
+    /// Reads a file of JSON lines.
+    /// - Throws: ``BenchError/unreadableFile(path:reason:)``.
+    static func readLines(_ path: String) throws -> [ReportLine] {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw BenchError.unreadableFile(path: path, reason: "no such file")
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw BenchError.unreadableFile(path: path, reason: error.localizedDescription)
+        }
+        var lines: [ReportLine] = []
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !raw.trimmingCharacters(in: .whitespaces).isEmpty {
+            do {
+                lines.append(try ReportLine(parsing: String(raw), source: path))
+            } catch {
+                throw BenchError.unreadableFile(path: "\(path):\(number + 1)", reason: "\(error)")
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+
+/// The sizes of a run: `full` (the default, the figures, about 10 minutes on the
+/// 2-core machine) or `quick` (the committed baseline and `make bench-check`). Every size
+/// can be overridden by its own option.
+enum Profile: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case quick, full
+
+    /// The sizes of this profile.
+    var sizes: Sizes {
+        switch self {
+        case .quick:
+            return Sizes(
+                runs: 5, w1Events: 1_000_000, w2Events: 500_000, w2Nodes: [1_000, 10_000, 100_000],
+                w2Patterns: [10, 100, 1_000, 10_000], soakEvents: 2_000_000, soakChurnEvery: 10_000,
+                soakSampleEvery: 1_000_000, rate: 50_000, latencySeconds: 3, latencyWarmup: 20_000)
+        case .full:
+            return Sizes(
+                runs: 5, w1Events: 1_000_000, w2Events: 1_000_000, w2Nodes: [1_000, 10_000, 100_000],
+                w2Patterns: [10, 100, 1_000, 10_000], soakEvents: 10_000_000, soakChurnEvery: 10_000,
+                soakSampleEvery: 1_000_000, rate: 50_000, latencySeconds: 5, latencyWarmup: 20_000)
+        }
+    }
+}
+
+/// Every size a run uses.
+struct Sizes: Sendable {
+    /// Runs of W1, of each W2 variant and of W4; the median is reported.
+    var runs: Int
+    /// W1 events per run.
+    var w1Events: Int
+    /// W2 events per variant and run.
+    var w2Events: Int
+    /// W2 tree sizes (nodes, nominal), each with ``ScenarioRunner/w2TreePatterns`` patterns.
+    var w2Nodes: [Int]
+    /// W2 task-set sizes (patterns), each on a tree of ``ScenarioRunner/w2PatternNodes`` nodes.
+    var w2Patterns: [Int]
+    /// W3 events.
+    var soakEvents: Int
+    /// W3: a screen is replaced every this many events.
+    var soakChurnEvery: Int
+    /// W3: resident memory is sampled every this many events.
+    var soakSampleEvery: Int
+    /// W4 events offered per second.
+    var rate: Double
+    /// W4 seconds of offered events per run.
+    var latencySeconds: Double
+    /// W4 events recorded before the paced ones.
+    var latencyWarmup: Int
+}

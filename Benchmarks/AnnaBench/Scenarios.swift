@@ -1,0 +1,239 @@
+import CoreJS
+import Foundation
+
+/// Which scenarios a run includes.
+enum ScenarioChoice: String, CaseIterable, Sendable {
+    case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4", all
+
+    /// The scenarios this choice stands for, in order.
+    var scenarios: [ScenarioChoice] {
+        self == .all ? [.w1, .w2, .w3, .w4] : [self]
+    }
+}
+
+/// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
+/// the raw figures into one report line per scenario and variant: medians over runs, all
+/// runs, and the list of figures `compare` guards (`guard`).
+struct ScenarioRunner {
+    /// Patterns of the W2 tree-size variants.
+    static let w2TreePatterns = 100
+    /// Nodes (nominal) of the W2 pattern-count variants.
+    static let w2PatternNodes = 1_000
+    /// W2 guards memory per node only on trees at least this large: on small trees the
+    /// resident set moves by whole heap blocks and the figure per node is noise. Registration
+    /// time is reported, not guarded: page faults make it follow the virtual machine's drift
+    /// (3.6 to 6.8 µs per node for one binary within an hour).
+    static let memoryGuardMinimumNodes = 10_000
+
+    var profile: Profile
+    var sizes: Sizes
+    /// `--module` folders, as given.
+    var modules: [String]
+    var moduleTaskFolder: String
+    var moduleAllowedRoots: [String]
+    var output: Output
+
+    /// Runs `scenario`; its lines go to ``output`` as they are ready.
+    func run(_ scenario: ScenarioChoice) throws {
+        switch scenario {
+        case .w1: try runW1()
+        case .w2: try runW2()
+        case .w3: try runW3()
+        case .w4: try runW4()
+        case .all: for each in scenario.scenarios { try run(each) }
+        }
+    }
+
+    // MARK: - W1
+
+    /// W1 on the bundled core, and on each `--module`, runs interleaved so that the machine's
+    /// noise falls on all of them alike.
+    private func runW1() throws {
+        let variants: [(name: String, arguments: [String])] =
+            [("bundled", ["--tasks", TaskSet.w1.rawValue])]
+            + modules.map { module in
+                ("module=\(module)",
+                 ["--tasks", TaskSet.w1Portable.rawValue, "--module", module, "--module-task-folder", moduleTaskFolder]
+                    + moduleAllowedRoots.flatMap { ["--module-allowed-root", $0] })
+            }
+        var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
+        for run in 1...sizes.runs {
+            for (position, variant) in variants.enumerated() {
+                let raw = try ChildProcess.measure(
+                    ["throughput", "--screens", "\(HostTree.w1Screens)", "--events", "\(sizes.w1Events)"] + variant.arguments)
+                runs[position].append(raw)
+                output.progress(
+                    "W1 \(variant.name) run \(run)/\(sizes.runs): \(Output.grouped(raw.eventsPerSecond)) events/s"
+                        + Self.noise(raw))
+            }
+        }
+        for (position, variant) in variants.enumerated() {
+            var line = header("W1", variant.name)
+            line["module"] = .string(position == 0 ? "bundled" : modules[position - 1])
+            line["tasks"] = .string(position == 0 ? TaskSet.w1.rawValue : TaskSet.w1Portable.rawValue)
+            addThroughput(runs[position], to: &line)
+            line["guard"] = ["eventsPerSecond"]
+            output.emit(line)
+        }
+    }
+
+    // MARK: - W2
+
+    /// W2: the tree sizes at 100 patterns, then the pattern counts on the 1k-node tree (the
+    /// shared 1k/100 variant once); each variant `runs` times, round by round (every variant
+    /// once, then every variant again, …) so that the machine's slow minutes fall on all
+    /// variants alike and `relativeToReference` compares like with like.
+    private func runW2() throws {
+        var variants: [(nodes: Int, patterns: Int)] = sizes.w2Nodes.map { ($0, Self.w2TreePatterns) }
+        for patterns in sizes.w2Patterns where !variants.contains(where: { $0 == (Self.w2PatternNodes, patterns) }) {
+            variants.append((Self.w2PatternNodes, patterns))
+        }
+        var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
+        for run in 1...sizes.runs {
+            for (position, variant) in variants.enumerated() {
+                let screens = max(1, Int((Double(variant.nodes - 2) / Double(BenchScreen.nodeCount)).rounded()))
+                let raw = try ChildProcess.measure([
+                    "throughput", "--screens", "\(screens)", "--tasks", TaskSet.scale.rawValue,
+                    "--patterns", "\(variant.patterns)", "--events", "\(sizes.w2Events)",
+                ])
+                runs[position].append(raw)
+                output.progress(
+                    "W2 nodes=\(variant.nodes) patterns=\(variant.patterns) run \(run)/\(sizes.runs): "
+                        + "\(Output.grouped(raw.eventsPerSecond)) events/s, "
+                        + "\(Output.grouped(raw.bytesPerNode)) B/node" + Self.noise(raw))
+            }
+        }
+        var lines: [ReportLine] = []
+        for (position, variant) in variants.enumerated() {
+            let runs = runs[position]
+            var line = header("W2", "nodes=\(variant.nodes),patterns=\(variant.patterns)")
+            addThroughput(runs, to: &line)
+            let registered = runs[0].number("registeredNodes")
+            line["registeredNodes"] = .number(registered)
+            line["registrationNsPerNode"] = .rounded(Stats.median(runs.map { $0.number("registrationSeconds") * 1e9 / registered }))
+            line["bytesPerNode"] = .rounded(Stats.median(runs.map(\.bytesPerNode)))
+            line["rssAfterRegistrationMB"] = .rounded(Stats.median(runs.map { $0.number("rssAfterRegistration") / 1_048_576 }), 1)
+            line["guard"] = registered >= Double(Self.memoryGuardMinimumNodes)
+                ? ["eventsPerSecond", "bytesPerNode"] : ["eventsPerSecond"]
+            lines.append(line)
+        }
+        let reference = lines.first { $0.string("variant") == "nodes=\(Self.w2PatternNodes),patterns=\(Self.w2TreePatterns)" }
+        for var line in lines {
+            if let reference {
+                line["relativeToReference"] = .rounded(line.number("eventsPerSecond") / reference.number("eventsPerSecond"), 3)
+            }
+            output.emit(line)
+        }
+    }
+
+    // MARK: - W3
+
+    private func runW3() throws {
+        let raw = try ChildProcess.measure([
+            "soak", "--events", "\(sizes.soakEvents)", "--churn-every", "\(sizes.soakChurnEvery)",
+            "--sample-every", "\(sizes.soakSampleEvery)",
+        ])
+        let samples = raw["rssSamples"]?.arrayValue?.compactMap(\.numberValue) ?? []
+        var line = header("W3", "soak")
+        line["nodes"] = raw["nodes"]
+        line["events"] = raw["events"]
+        line["results"] = raw["results"]
+        line["churnEvery"] = .number(Double(sizes.soakChurnEvery))
+        line["screensReplaced"] = raw["screensReplaced"]
+        line["sampleEvery"] = .number(Double(sizes.soakSampleEvery))
+        line["rssAfterRegistrationMB"] = .rounded(raw.number("rssAfterRegistration") / 1_048_576, 1)
+        line["rssSamplesMB"] = .array(samples.map { .rounded($0 / 1_048_576, 1) })
+        line["rssRatio"] = .rounded((samples.last ?? 0) / max(samples.first ?? 1, 1), 3)
+        line["rssPeakRatio"] = .rounded((samples.max() ?? 0) / max(samples.first ?? 1, 1), 3)
+        line["seconds"] = .rounded(raw.number("seconds"), 3)
+        line["eventsPerSecond"] = .rounded(raw.number("events") / max(raw.number("seconds"), 1e-9))
+        line["othersCpuShare"] = .rounded(raw.number("othersCpuShare"), 2)
+        line["calibrationMs"] = .rounded(raw.number("calibrationMs"), 2)
+        line["guard"] = ["rssRatio"]
+        output.progress("W3 soak: \(samples.count) samples, last/first \(line.number("rssRatio"))" + Self.noise(raw))
+        output.emit(line)
+    }
+
+    // MARK: - W4
+
+    private func runW4() throws {
+        var runs: [ReportLine] = []
+        for run in 1...sizes.runs {
+            let raw = try ChildProcess.measure([
+                "latency", "--rate", "\(sizes.rate)", "--seconds", "\(sizes.latencySeconds)",
+                "--warmup", "\(sizes.latencyWarmup)",
+            ])
+            runs.append(raw)
+            output.progress(
+                "W4 run \(run)/\(sizes.runs): p50 \(Output.milliseconds(raw.number("p50Ms"))), "
+                    + "p99 \(Output.milliseconds(raw.number("p99Ms"))), max \(Output.milliseconds(raw.number("maxMs")))"
+                    + Self.noise(raw))
+        }
+        var line = header("W4", "rate=\(Int(sizes.rate))")
+        line["rate"] = .number(sizes.rate)
+        line["seconds"] = .number(sizes.latencySeconds)
+        line["events"] = runs[0]["events"]
+        line["measured"] = runs[0]["measured"]
+        line["achievedRate"] = .rounded(Stats.median(runs.map { $0.number("achievedRate") }))
+        for key in ["p50Ms", "p90Ms", "p99Ms", "p999Ms", "maxMs"] {
+            line[key] = .rounded(Stats.median(runs.map { $0.number(key) }), 4)
+        }
+        line["runs"] = .number(Double(runs.count))
+        line["median"] = true
+        line["allRunsP99Ms"] = .array(runs.map { .rounded($0.number("p99Ms"), 4) })
+        line["othersCpuShare"] = .rounded(runs.map { $0.number("othersCpuShare") }.max() ?? 0, 2)
+        line["calibrationMs"] = .rounded(Stats.median(runs.map { $0.number("calibrationMs") }), 2)
+        line["guard"] = ["p50Ms", "p99Ms"]
+        output.emit(line)
+    }
+
+    // MARK: - Lines
+
+    private func header(_ scenario: String, _ variant: String) -> ReportLine {
+        var line = ReportLine()
+        line["scenario"] = .string(scenario)
+        line["variant"] = .string(variant)
+        line["profile"] = .string(profile.rawValue)
+        return line
+    }
+
+    /// The figures every throughput line has: medians over `runs` and each run's events/s.
+    private func addThroughput(_ runs: [ReportLine], to line: inout ReportLine) {
+        let rates = runs.map(\.eventsPerSecond)
+        let median = Stats.median(rates)
+        line["nodes"] = runs[0]["nodes"]
+        line["patterns"] = runs[0]["patterns"]
+        line["events"] = runs[0]["events"]
+        line["results"] = runs[0]["results"]
+        line["seconds"] = .rounded(Stats.median(runs.map { $0.number("seconds") }), 4)
+        line["eventsPerSecond"] = .rounded(median)
+        line["nsPerEvent"] = .rounded(1e9 / max(median, 1e-9), 1)
+        line["recordNsPerEvent"] = .rounded(Stats.median(runs.map { $0.number("recordSeconds") * 1e9 / $0.number("events") }), 1)
+        line["runs"] = .number(Double(runs.count))
+        line["median"] = true
+        line["allRuns"] = .array(rates.map { .rounded($0) })
+        line["othersCpuShare"] = .rounded(runs.map { $0.number("othersCpuShare") }.max() ?? 0, 2)
+        line["calibrationMs"] = .rounded(Stats.median(runs.map { $0.number("calibrationMs") }), 2)
+    }
+
+    /// Above this share of the CPUs used by other processes, a run is marked noisy.
+    static let noisyShare = 0.1
+
+    /// `" (others used 35% of the CPUs)"` for a noisy raw line, else "".
+    private static func noise(_ raw: ReportLine) -> String {
+        let share = raw.number("othersCpuShare")
+        return share > noisyShare ? " (other processes used \(Int((share * 100).rounded()))% of the CPUs)" : ""
+    }
+}
+
+extension ReportLine {
+    /// Events per second of a raw throughput line.
+    fileprivate var eventsPerSecond: Double {
+        number("events") / max(number("seconds"), 1e-9)
+    }
+
+    /// Resident bytes per registered node of a raw throughput line.
+    fileprivate var bytesPerNode: Double {
+        (number("rssAfterRegistration") - number("rssBeforeRegistration")) / max(number("registeredNodes"), 1)
+    }
+}

@@ -1,0 +1,97 @@
+import Anna
+import CoreJS
+import Foundation
+
+/// One throughput run (W1, W2, `--module`): register a tree, then record the W1 event mix
+/// and time it from the first record call until the last result reached the delegate.
+///
+/// Order of a run:
+/// 1. Load the module by registering `__root__` and `app`; flush.
+/// 2. Read the resident memory, register the screens (timed), flush, read it again: the
+///    registration time and memory per node.
+/// 3. Time the machine gauge (``MachineSpeed``).
+/// 4. Start the clock, record every event on the cells through the public API, flush,
+///    take the delegate's time of the last result, and check the result count. The share
+///    of the CPUs other processes used meanwhile is reported too (``MachineLoad``).
+struct ThroughputMeasurement {
+    /// Screens in the tree (22 nodes each, plus `__root__` and `app`).
+    var screens: Int
+    /// The task set and, for ``TaskSet/scale``, its pattern count.
+    var tasks: TaskSet
+    var patterns: Int
+    /// Events to record.
+    var events: Int
+    /// Where the module comes from.
+    var module: ModuleChoice
+
+    /// Runs once and returns the raw figures.
+    /// - Throws: ``BenchError`` when the module fails or the results are not the expected ones.
+    func run() async throws -> ReportLine {
+        let source = TaskGenerator.source(tasks, screens: screens, patterns: patterns)
+        let workspace = try module.workspace(tasks: source)
+        let manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
+        let counter = ResultCounter()
+        manager.delegate = counter
+        let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
+
+        let tree = HostTree(manager: manager)
+        await manager.flush()
+        try counter.verify(ExpectedResults(selected: 0, updated: 0), scenario: scenario + " while loading the module")
+
+        let memoryBefore = try MemorySampler.residentBytes()
+        let registrationStart = MonotonicClock.now()
+        tree.addScreens(screens)
+        await manager.flush()
+        let registrationEnd = MonotonicClock.now()
+        let memoryAfter = try MemorySampler.residentBytes()
+        let registered = screens * BenchScreen.nodeCount
+
+        let cells = tree.cellAnalyzers
+        let cellCount = cells.count
+        let calibration = MachineSpeed.calibrate()
+        let load = MachineLoad.Reading.now()
+        let start = MonotonicClock.now()
+        for k in 0..<events {
+            EventMix.record(k, on: cells[k % cellCount])
+        }
+        let recorded = MonotonicClock.now()
+        await manager.flush()
+        let othersShare = MachineLoad.Reading.now().othersShare(since: load)
+        let tally = counter.snapshot
+        try counter.verify(EventMix.expectedResults(events: events), scenario: scenario)
+        withExtendedLifetime((tree, workspace)) {}
+
+        var line = ReportLine()
+        line["kind"] = "throughput"
+        line["nodes"] = .number(Double(tree.nodeCount))
+        line["patterns"] = .number(Double(TaskGenerator.patternCount(tasks, screens: screens, patterns: patterns)))
+        line["events"] = .number(Double(events))
+        line["results"] = .number(Double(tally.total))
+        line["seconds"] = .number(MonotonicClock.seconds(from: start, to: tally.lastResultAt))
+        line["recordSeconds"] = .number(MonotonicClock.seconds(from: start, to: recorded))
+        line["registeredNodes"] = .number(Double(registered))
+        line["registrationSeconds"] = .number(MonotonicClock.seconds(from: registrationStart, to: registrationEnd))
+        line["rssBeforeRegistration"] = .number(Double(memoryBefore))
+        line["rssAfterRegistration"] = .number(Double(memoryAfter))
+        line["othersCpuShare"] = .number(othersShare)
+        line["calibrationMs"] = .number(calibration)
+        return line
+    }
+}
+
+/// The analytics module of a measurement: the bundled core, or a module folder given with
+/// `--module` (see ``ModuleWorkspace``).
+enum ModuleChoice: Sendable {
+    case bundled
+    case folder(URL, taskFolderName: String, allowedRoots: [URL])
+
+    /// A workspace holding `tasks`.
+    func workspace(tasks: String) throws -> ModuleWorkspace {
+        switch self {
+        case .bundled:
+            return try ModuleWorkspace(bundledWithTasks: tasks)
+        case let .folder(url, taskFolderName, allowedRoots):
+            return try ModuleWorkspace(module: url, taskFolderName: taskFolderName, tasks: tasks, allowedRoots: allowedRoots)
+        }
+    }
+}
