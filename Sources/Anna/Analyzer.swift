@@ -1,4 +1,5 @@
 import CoreJS
+import OrderedCollections
 import Foundation
 import Synchronization
 
@@ -150,8 +151,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Records an event with attributes (keys sorted, for a stable order).
     public func record(_ event: String, with attributes: [String: JSONValue]?) {
-        let properties = attributes.map { JSONValue.object(.init(uniqueKeysWithValues: $0.sorted { $0.key < $1.key })) }
-        record(event, properties: properties ?? .object([:]))
+        guard let attributes, !attributes.isEmpty else {
+            record(event, properties: .object([:]))
+            return
+        }
+        let sorted = attributes.count == 1 ? Array(attributes) : attributes.sorted { $0.key < $1.key }
+        record(event, properties: .object(OrderedDictionary(uncheckedUniqueKeys: sorted.map(\.key), values: sorted.map(\.value))))
     }
 
     /// Records an event with properties in the order given.
@@ -169,12 +174,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Records `ana-updated` with `key-path` and (unless `nil`) `value`.
     public func update(_ value: (any JSONValueConvertible)?, for keyPath: String) {
-        var properties: JSONValue = ["key-path": .string(keyPath)]
-        if let value, case var .object(members) = properties {
-            members["value"] = value.jsonValue
-            properties = .object(members)
+        let properties: OrderedDictionary<String, JSONValue> = if let value {
+            OrderedDictionary(uncheckedUniqueKeys: ["key-path", "value"], values: [.string(keyPath), value.jsonValue])
+        } else {
+            OrderedDictionary(uncheckedUniqueKeys: ["key-path"], values: [.string(keyPath)])
         }
-        record("ana-updated", properties: properties)
+        record("ana-updated", properties: .object(properties))
     }
 
     /// Records the current value of `observee` now and `ana-updated` on every later change.

@@ -117,8 +117,14 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     public init(stringLiteral value: String) { self = .string(value) }
     /// An array literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    /// A dictionary literal; keys keep the order written.
+    /// A dictionary literal; keys keep the order written (a repeated key keeps its last value).
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
+        let keys = elements.map(\.0)
+        let unique = keys.count < 2 || (keys.count <= 8
+            ? !keys.indices.contains { index in keys[..<index].contains(keys[index]) }
+            : Set(keys).count == keys.count)
+        self = .object(unique
+            ? OrderedDictionary(uncheckedUniqueKeys: keys, values: elements.map(\.1))
+            : OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
