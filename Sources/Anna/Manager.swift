@@ -104,6 +104,9 @@ public final class Manager: Sendable {
         enqueue(.operation(operation, time: time))
     }
 
+    /// The largest buffer capacity (in operations) a drain keeps for the next one.
+    static let retainedBufferCapacity = 16_384
+
     /// The most operations kept while a module fails to load in debug mode (oldest dropped).
     static let backlogLimit = 100_000
 
@@ -138,9 +141,10 @@ public final class Manager: Sendable {
         var operations = script.spareOperations
         script.spareOperations = []
         defer {
-            work.removeAll(keepingCapacity: true)
+            // Keep the buffers for the next drain, but not the room a burst needed.
+            work.removeAll(keepingCapacity: work.capacity <= Self.retainedBufferCapacity)
             script.spareWork = work
-            operations.removeAll(keepingCapacity: true)
+            operations.removeAll(keepingCapacity: operations.capacity <= Self.retainedBufferCapacity)
             script.spareOperations = operations
         }
         for item in work {
