@@ -42,7 +42,7 @@ function describeNode(node) {
 class NodeTree {
   constructor() {
     this._nodes = new Map(); // key -> Node
-    this._owners = new Map(); // owner number -> Set of keys
+    this._owners = new Map(); // owner number -> its one key, or a Set of its keys
     this._root = null;
   }
 
@@ -117,13 +117,9 @@ class NodeTree {
     node._owner = parsed.owner;
     node._keys = parsed.keys;
     this._nodes.set(parsed.key, node);
-    let keys = this._owners.get(parsed.owner);
-    if (keys === undefined) {
-      keys = new Set();
-      this._owners.set(parsed.owner, keys);
-    }
-    keys.add(parsed.key);
+    this._addOwned(parsed.owner, parsed.key);
     if (parent === null) this._root = node;
+    else if (parent._children === null) parent._children = new Set([node]);
     else parent._children.add(node);
     return node;
   }
@@ -141,8 +137,8 @@ class NodeTree {
       throw new NodeError(`Cannot deregister ${describeID(id)}: it is not an ID (a number, or ` +
         'an array [ownerID, key, ...]).');
     }
-    const keys = this._owners.get(parsed.owner);
-    if (keys === undefined) return 0;
+    const keys = this._ownedKeys(parsed.owner);
+    if (keys.length === 0) return 0;
     const tops = [];
     for (const key of keys) {
       const node = this._nodes.get(key);
@@ -151,7 +147,7 @@ class NodeTree {
     let removed = 0;
     for (const top of tops) {
       if (top._released) continue; // already gone with an ancestor in this same call
-      if (top._parent !== null) top._parent._children.delete(top);
+      if (top._parent !== null && top._parent._children !== null) top._parent._children.delete(top);
       removed += this._removeSubtree(top);
     }
     return removed;
@@ -162,11 +158,9 @@ class NodeTree {
     let removed = 0;
     while (stack.length > 0) {
       const node = stack.pop();
-      for (const child of node._children) stack.push(child);
+      if (node._children !== null) for (const child of node._children) stack.push(child);
       this._nodes.delete(node._key);
-      const keys = this._owners.get(node._owner);
-      keys.delete(node._key);
-      if (keys.size === 0) this._owners.delete(node._owner);
+      this._removeOwned(node._owner, node._key);
       if (node === this._root) this._root = null;
       node._release();
       removed += 1;
@@ -181,9 +175,35 @@ class NodeTree {
     while (stack.length > 0) {
       const node = stack.pop();
       visit(node);
+      if (node._children === null) continue;
       const children = Array.from(node._children);
       for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]);
     }
+  }
+
+  // Most owners have one node, so their key is stored as is; a Set only for several.
+  _addOwned(owner, key) {
+    const held = this._owners.get(owner);
+    if (held === undefined) this._owners.set(owner, key);
+    else if (held instanceof Set) held.add(key);
+    else this._owners.set(owner, new Set([held, key]));
+  }
+
+  _removeOwned(owner, key) {
+    const held = this._owners.get(owner);
+    if (held instanceof Set) {
+      held.delete(key);
+      if (held.size === 1) this._owners.set(owner, held.values().next().value);
+      else if (held.size === 0) this._owners.delete(owner);
+    } else if (held === key) {
+      this._owners.delete(owner);
+    }
+  }
+
+  _ownedKeys(owner) {
+    const held = this._owners.get(owner);
+    if (held === undefined) return [];
+    return held instanceof Set ? Array.from(held) : [held];
   }
 }
 

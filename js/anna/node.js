@@ -63,7 +63,7 @@ class Node {
     this._createdAt = createdAt;
     this._path = parent === null ? '' : parent._path + '/' + name;
     this._depth = parent === null ? 0 : parent._depth + 1;
-    this._children = new Set();
+    this._children = null; // a Set, made for the first child
     this._ring = null; // the last KEPT_EVENTS events, allocated on the first event
     this._recorded = 0; // events ever recorded; the next slot is _recorded % KEPT_EVENTS
     this._latest = null;
@@ -178,7 +178,7 @@ class Node {
 
   /** Drops what the node holds for the core; called when it is deregistered. */
   _release() {
-    this._children.clear();
+    this._children = null;
     this._tasks = null;
     this._released = true;
   }

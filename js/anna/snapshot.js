@@ -49,7 +49,7 @@ function describe(node, registry) {
       time: event._time,
       properties: without(event._properties, EVENT_RESERVED),
     })),
-    children: Array.from(node._children, (child) => describe(child, registry)),
+    children: node._children === null ? [] : Array.from(node._children, (child) => describe(child, registry)),
   };
 }
 
