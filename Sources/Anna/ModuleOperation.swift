@@ -2,8 +2,10 @@ import CoreJS
 
 /// One call of the module protocol, as the manager queues it and the recorder writes it.
 public enum ModuleOperation: Sendable, Equatable {
-    /// `registerNode(id, parentID, name, index, namespace, attributes)`.
-    case register(id: NodeID, parent: NodeID?, name: String, index: Int?, namespace: String?, attributes: JSONValue?)
+    /// `registerNode(id, parentID, name, index, namespace, attributes)`. Boxed (`indirect`):
+    /// registrations are rarer than events, and every queued operation is as large as the
+    /// largest case.
+    indirect case register(id: NodeID, parent: NodeID?, name: String, index: Int?, namespace: String?, attributes: JSONValue?)
     /// `recordEvent(name, properties, nodeID)`.
     case event(id: NodeID, name: String, properties: JSONValue)
     /// `deregisterNodes(id)`.
