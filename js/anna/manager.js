@@ -32,11 +32,7 @@ class Manager {
     this._tasks = new TaskRegistry();
     this._loader = new TaskLoader(taskDirectory, this._debug, {
       add: (tasks) => this._tasks.add(tasks),
-      drop: (tasks) => {
-        this._tasks.drop(tasks);
-        // Cached lists may still hold the dropped tasks: let go of them now.
-        this._tree.forEach((node) => { node._tasks = null; });
-      },
+      drop: (tasks) => this._tasks.drop(tasks), // also forgets the lists that held them,
     });
   }
 
@@ -76,7 +72,9 @@ class Manager {
    * @returns {number} how many nodes were removed
    */
   deregisterNodes(id) {
-    return this._tree.remove(id);
+    const removed = this._tree.remove(id);
+    if (this._tree.size === 0) this._tasks.forgetPathLists();
+    return removed;
   }
 
   /**
@@ -142,10 +140,7 @@ class Manager {
 
   /** Sizes of the internal tables, to check that memory is released. */
   stats() {
-    let cachedLists = 0;
-    this._tree.forEach((node) => {
-      if (node._tasks !== null) cachedLists += node._tasks.size;
-    });
+    const cachedLists = this._tasks.pathListCount;
     return {
       nodes: this._tree.size,
       owners: this._tree.ownerCount,

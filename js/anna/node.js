@@ -70,7 +70,6 @@ class Node {
     this._visible = false;
     this._firstDisplayed = null;
     this._values = null; // Map keyPath -> { value, firstDisplayed }
-    this._tasks = null; // Map event name -> { version, tasks }: the task registry's cache
     this._released = false;
   }
 
@@ -179,7 +178,6 @@ class Node {
   /** Drops what the node holds for the core; called when it is deregistered. */
   _release() {
     this._children = null;
-    this._tasks = null;
     this._released = true;
   }
 }

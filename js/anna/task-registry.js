@@ -1,23 +1,25 @@
 'use strict';
 // The loaded tasks, indexed so that an event costs O(matching tasks):
 //
-//   event name -> bucket { version, general: [task], byName: Map(last step -> [task]) }
+//   event name -> bucket { general: [task], byName: Map(last step -> [task]), byPath: Map(path -> [task]) }
 //
 // `byName` holds tasks whose last step is a name; `general` those whose last step is `*`
 // or that have no steps. A node's candidates for an event are byName(node name) + general,
-// merged in load order and filtered by the pattern. The result is cached on the node per
-// event name with the bucket's version; adding or dropping tasks for an event gives its
-// bucket a new version, so caches refresh lazily. A node's path never changes after it is
-// registered, so the cache depends on nothing else. Arrays handed out are never mutated.
+// merged in load order and filtered by the pattern. Matching depends only on the names
+// along the node's path (names never hold a '/', so the path string tells them), so the
+// result is cached per path in the bucket (`byPath`), shared by every node with that path
+// (a thousand cells of one list cost one computation), and dropped whenever the bucket's
+// tasks change. A node's path never changes after it is registered. Arrays handed out are
+// never mutated.
 
 const { acceptsNode } = require('./pattern');
 
 const NONE = Object.freeze([]);
+const PATH_LISTS_LIMIT = 100000; // per event; past it the cache starts over
 
 class TaskRegistry {
   constructor() {
     this._buckets = new Map();
-    this._version = 0; // one counter for all buckets: a new bucket never meets an old version
     this._sequence = 0; // load order
     this._count = 0;
     this._computed = 0; // lists computed for (node, event) pairs: cache misses
@@ -40,7 +42,7 @@ class TaskRegistry {
       const event = task.pattern.event;
       let bucket = this._buckets.get(event);
       if (bucket === undefined) {
-        bucket = { version: 0, general: [], byName: new Map() };
+        bucket = { general: [], byName: new Map(), byPath: new Map() };
         this._buckets.set(event, bucket);
       }
       const steps = task.pattern.steps;
@@ -52,8 +54,7 @@ class TaskRegistry {
         if (list === undefined) bucket.byName.set(last, [task]);
         else list.push(task);
       }
-      this._version += 1;
-      bucket.version = this._version;
+      bucket.byPath = new Map();
       this._count += 1;
     }
   }
@@ -76,8 +77,7 @@ class TaskRegistry {
       }
       const after = this._countBucket(bucket);
       this._count -= before - after;
-      this._version += 1;
-      bucket.version = this._version;
+      bucket.byPath = new Map(); // no list keeps a dropped task alive
       if (after === 0) this._buckets.delete(event);
     }
   }
@@ -88,26 +88,29 @@ class TaskRegistry {
     return count;
   }
 
-  /** The tasks for `event` on `node`, in load order. Hot path: cached per node and event. */
+  /** How many task lists are cached per path, over all events. */
+  get pathListCount() {
+    let count = 0;
+    for (const bucket of this._buckets.values()) count += bucket.byPath.size;
+    return count;
+  }
+
+  /** Forgets the lists cached per path (when the tree is empty, none is needed). */
+  forgetPathLists() {
+    for (const bucket of this._buckets.values()) bucket.byPath = new Map();
+  }
+
+  /** The tasks for `event` on `node`, in load order. Hot path: cached per path and event. */
   tasksFor(node, event) {
     const bucket = this._buckets.get(event);
     if (bucket === undefined) return NONE;
-    let cache = node._tasks;
-    if (cache === null) {
-      cache = new Map();
-      node._tasks = cache;
+    let tasks = bucket.byPath.get(node._path);
+    if (tasks === undefined) {
+      tasks = this._match(node, bucket);
+      if (bucket.byPath.size >= PATH_LISTS_LIMIT) bucket.byPath = new Map();
+      bucket.byPath.set(node._path, tasks);
     }
-    const entry = cache.get(event);
-    if (entry === undefined) {
-      const tasks = this._match(node, bucket);
-      cache.set(event, { version: bucket.version, tasks });
-      return tasks;
-    }
-    if (entry.version !== bucket.version) {
-      entry.tasks = this._match(node, bucket);
-      entry.version = bucket.version;
-    }
-    return entry.tasks;
+    return tasks;
   }
 
   _match(node, bucket) {

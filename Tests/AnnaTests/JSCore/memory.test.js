@@ -1,13 +1,17 @@
 'use strict';
-// Memory release on deregistration and the cost model: per node, the matching tasks of an
-// event are computed once and cached; loading tasks refreshes only the affected events.
+// Memory release on deregistration and the cost model: per path, the matching tasks of an
+// event are computed once and cached (nodes with the same path share the list); loading
+// tasks refreshes only the affected events.
 
 const assert = require('./support/assert');
 const { scripted } = require('./support/fixtures');
 
 const EVENTS = ['did-select', 'ana-appeared', 'ana-updated', 'scroll'];
 
-/** root / 10 screens / 10 keyed lists / 10 rows: 1 + 10 + 100 + 1,000 = 1,111 nodes. */
+/**
+ * root / 10 screens / 10 keyed lists / 10 rows: 1 + 10 + 100 + 1,000 = 1,111 nodes on
+ * 1 + 10 + 10 + 10 = 31 paths (the lists of a screen share a path, and so do their rows).
+ */
 function forest(manager) {
   const ids = [1];
   manager.registerNode(1, null, 'app');
@@ -46,14 +50,14 @@ module.exports = {
     const ids = forest(manager);
     for (const id of ids) for (const event of EVENTS) manager.recordEvent(event, {}, id);
     const full = manager.stats();
-    assert.deepEqual([full.nodes, full.owners, full.cachedLists], [1111, 1011, 4444]);
+    assert.deepEqual([full.nodes, full.owners, full.cachedLists], [1111, 1011, 31 * 4], 'one list per path and event');
     assert.equal(manager.deregisterNodes(1), 1111);
     const empty = manager.stats();
     assert.deepEqual([empty.nodes, empty.owners, empty.cachedLists], [0, 0, 0]);
     assert.equal(empty.tasks, 101, 'tasks belong to the module, not to nodes');
   },
 
-  'deregistering a subtree shrinks the tables by exactly its nodes'() {
+  'deregistering a subtree shrinks the node tables by exactly its nodes; lists stay shared by path'() {
     const { manager } = scripted(tasks(10));
     const ids = forest(manager);
     for (const id of ids) manager.recordEvent('did-select', null, id);
@@ -62,10 +66,11 @@ module.exports = {
     const after = manager.stats();
     assert.equal(after.nodes, before.nodes - 111);
     assert.equal(after.owners, before.owners - 101, 'owner 2 and its 100 rows');
-    assert.equal(after.cachedLists, before.cachedLists - 111);
+    assert.equal(before.cachedLists, 31, 'did-select lists: one per path');
+    assert.equal(after.cachedLists, before.cachedLists, 'other screens keep sharing the same paths');
   },
 
-  'an event reuses its cached list: one computation per node and event name'() {
+  'an event reuses its cached list: one computation per path and event name'() {
     let calls = 0;
     const { manager, results } = scripted((match) => {
       match('list/row/did-select', () => { calls += 1; return 'row'; });
@@ -112,6 +117,25 @@ module.exports = {
     const screens = results.filter((r) => r.result === 'screen3').length;
     assert.equal(results.length, rows + screens);
     assert.ok(rows > 0 && screens > 0, `${rows} row results, ${screens} screen3 results`);
-    assert.equal(manager.stats().cachedLists, 4444);
+    assert.equal(manager.stats().cachedLists, 31 * 4);
   },
+
+  'nodes on the same path share one computation'() {
+    const { manager, sent } = scripted((match) => {
+      match('/a/b/tap', () => 'anchored a/b');
+      match('b/tap', () => 'b');
+    });
+    manager.registerNode(1, null, 'root');
+    manager.registerNode(2, 1, 'a');
+    for (let n = 0; n < 50; n += 1) manager.registerNode(100 + n, 2, 'b');
+    manager.registerNode(3, 1, 'b');
+    const start = manager.stats().listsComputed;
+    for (let n = 0; n < 50; n += 1) manager.recordEvent('tap', null, 100 + n);
+    assert.equal(manager.stats().listsComputed - start, 1, 'fifty nodes, one path');
+    manager.recordEvent('tap', null, 3);
+    assert.equal(manager.stats().listsComputed - start, 2, '/b is another path');
+    assert.equal(sent().length, 101);
+    assert.equal(sent()[100], 'b', 'the anchored task does not fire on /b');
+  },
+
 };
