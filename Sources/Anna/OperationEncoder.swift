@@ -1,4 +1,5 @@
 import CoreJS
+import Foundation
 
 /// Encodes module operations as numbers for ``ModuleBridgeScript``: one `Float64Array` per
 /// batch instead of one JavaScript object per value.
@@ -20,7 +21,8 @@ struct OperationEncoder {
     /// When the interned table reaches this size, both sides start over.
     static let tableLimit = 65_536
 
-    private var interned: [UTF8Key: Int] = [:]
+    private var interned: [String: Int] = [:]
+    private var internedTexts: [String] = []
     private(set) var numbers: [Double] = []
     private(set) var newStrings: [String] = []
     private(set) var literals: [String] = []
@@ -30,6 +32,7 @@ struct OperationEncoder {
     /// batch that may not have reached JavaScript.
     mutating func invalidate() {
         interned.removeAll(keepingCapacity: true)
+        internedTexts.removeAll(keepingCapacity: true)
         forceReset = true
     }
 
@@ -44,6 +47,7 @@ struct OperationEncoder {
         forceReset = false
         if interned.count >= Self.tableLimit {
             interned.removeAll(keepingCapacity: true)
+            internedTexts.removeAll(keepingCapacity: true)
             resetTable = true
         }
     }
@@ -117,34 +121,31 @@ struct OperationEncoder {
 
     /// The index of `text`: interned when short, else a literal of this batch.
     private mutating func string(_ text: String) -> Int {
-        let key = UTF8Key(text)
-        if let index = interned[key] { return index }
+        if let index = interned[text] {
+            // `String` equality treats canonically equivalent texts ("é" and "e\u{301}") as
+            // equal; JavaScript does not, so a hit counts only when the bytes are the same.
+            return Self.sameBytes(internedTexts[index], text) ? index : literal(text)
+        }
         guard text.utf8.count <= Self.internLimit else { return literal(text) }
         let index = interned.count
-        interned[key] = index
+        interned[text] = index
+        internedTexts.append(text)
         newStrings.append(text)
         return index
+    }
+
+    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs, right = rhs
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                leftBytes.count == rightBytes.count
+                    && (leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0)
+            }
+        }
     }
 
     private mutating func literal(_ text: String) -> Int {
         literals.append(text)
         return -literals.count
-    }
-}
-
-/// A string compared by its UTF-8 bytes: `String`'s own equality treats canonically
-/// equivalent texts ("é" and "e\u{301}") as equal, but JavaScript does not.
-private struct UTF8Key: Hashable {
-    let text: String
-
-    init(_ text: String) { self.text = text }
-
-    static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        var text = text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

@@ -260,7 +260,10 @@ private struct JSONParser {
 
     /// The members; a key given twice keeps its first place and its last value, as in JavaScript.
     private static func members(keys: [String], values: [JSONValue]) -> OrderedDictionary<String, JSONValue> {
-        if Set(keys).count == keys.count {
+        let unique = keys.count <= 8
+            ? !keys.indices.contains { index in keys[..<index].contains(keys[index]) }
+            : Set(keys).count == keys.count
+        if unique {
             return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
         }
         var members = OrderedDictionary<String, JSONValue>()
