@@ -66,6 +66,9 @@ public final class AnalyticsEngine {
     private var batchSize = 256
 
     private let onResult: (AnalyticsResult) -> Void
+    /// When set, the results of a batch in which nothing failed go here undecoded instead
+    /// of to `onResult` (the ``Manager`` decodes them off the script queue).
+    var resultSink: ((PendingResults) -> Void)?
     private let manager: JavaScriptValue
     private let bridge: BridgeFunctions
     private var encoder = OperationEncoder()
@@ -219,9 +222,11 @@ public final class AnalyticsEngine {
     }
 
     /// Hands on the results and errors of the batch's first `finished` operations, in order;
-    /// results of an operation that did not finish are dropped with it.
+    /// results of an operation that did not finish are dropped with it. With a
+    /// ``resultSink`` and nothing failed, the results go there undecoded.
     private func deliver(_ batch: ArraySlice<TimedOperation>, upTo finished: Int, onError: (Int, AnalyticsError) -> Void) {
-        let results = takeResults()
+        readNewMetas()
+        let pending = takePendingResults()
         var errors: [(Int, AnalyticsError)] = []
         if let thrown = try? bridge.takeErrors.call([JavaScriptValue]()),
             let count = (try? thrown.property("length").toJSON().numberValue).map({ Int($0) }), count > 0
@@ -235,8 +240,12 @@ public final class AnalyticsEngine {
                 errors.append((offset, Self.failure(of: batch[batch.startIndex + offset].operation, .exception(exception))))
             }
         }
+        if let resultSink, errors.isEmpty, finished == batch.count {
+            if pending.text.count > 2 { resultSink(pending) }  // "[]" holds nothing
+            return
+        }
         var nextError = 0
-        for (offset, result) in results where offset < finished {
+        for (offset, result) in pending.decode() where offset < finished {
             while nextError < errors.count, errors[nextError].0 < offset {
                 onError(batch.startIndex + errors[nextError].0, errors[nextError].1)
                 nextError += 1
@@ -248,23 +257,39 @@ public final class AnalyticsEngine {
         }
     }
 
-    /// The collected results as (operation offset, result). Values are written by
-    /// `JSON.stringify` and read as one text; a value it cannot write (a cycle, a BigInt) or
-    /// that nests too deeply goes through the general conversion instead (see ``JSONValue``).
-    private func takeResults() -> [(Int, AnalyticsResult)] {
-        defer { _ = try? bridge.clearResults.call([JavaScriptValue]()) }
-        for careful in [false, true] {
-            var reader = ResultReader(metas: metas) { [bridge] index in
-                (try? bridge.slowResult.call([JSONValue.number(Double(index))]).toJSON()) ?? .undefined
-            }
-            if let text = try? bridge.takeResults.call([JSONValue.bool(careful)]),
-                (try? text.withUTF8Text({ try JSONValue.forEachElement(ofArrayUTF8: $0) { reader.read($0) } })) != nil
-            {
-                metas = reader.metas
-                return reader.results
-            }
+    /// Adds the metas JavaScript interned during the batch to the table.
+    private func readNewMetas() {
+        guard let text = try? bridge.takeMetas.call([JavaScriptValue]()).toString(), !text.isEmpty,
+            let fields = try? JSONValue(parsing: text).arrayValue
+        else { return }
+        for start in stride(from: 0, to: fields.count - 2, by: 3) {
+            metas.append(ResultMeta(
+                task: fields[start].stringValue ?? "", path: fields[start + 1].stringValue ?? "",
+                event: fields[start + 2].stringValue ?? ""))
         }
-        return []
+    }
+
+    /// The collected results as JSON text. Values are written by `JSON.stringify`; a value
+    /// it cannot write (a cycle, a BigInt) or that nests too deeply goes through the
+    /// general conversion instead (see ``JSONValue``).
+    private func takePendingResults() -> PendingResults {
+        defer { _ = try? bridge.clearResults.call([JavaScriptValue]()) }
+        var text: [UInt8] = []
+        for careful in [false, true] {
+            guard let written = try? bridge.takeResults.call([JSONValue.bool(careful)]) else { break }
+            let readable = written.withUTF8Text { bytes -> Bool in
+                guard careful || PendingResults.depth(of: bytes) <= JSONValue.maximumDepth else { return false }
+                text = Array(bytes)
+                return true
+            }
+            if readable { break }
+        }
+        var slowValues: [JSONValue] = []
+        let slowCount = Int((try? bridge.slowCount.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
+        for index in 0..<slowCount {
+            slowValues.append((try? bridge.slowResult.call([JSONValue.number(Double(index))]).toJSON()) ?? .undefined)
+        }
+        return PendingResults(text: text, slowValues: slowValues, metas: metas)
     }
 
     /// The error an operation failed with: failed tasks, or the operation itself.
@@ -292,54 +317,15 @@ public final class AnalyticsEngine {
     }
 }
 
-/// Reads `[newMetas, operation, metaID, result, …]` element by element.
-private struct ResultReader {
-    static let slowMarker = "\u{0}anna-slow"
-    var metas: [ResultMeta]
-    var results: [(Int, AnalyticsResult)] = []
-    private let slowResult: (Int) -> JSONValue
-    private var position = 0
-    private var operation = 0
-    private var metaID = -1
-
-    init(metas: [ResultMeta], slowResult: @escaping (Int) -> JSONValue) {
-        self.metas = metas
-        self.slowResult = slowResult
-    }
-
-    mutating func read(_ element: JSONValue) {
-        defer { position += 1 }
-        if position == 0 {
-            let fields = element.arrayValue ?? []
-            for start in stride(from: 0, to: fields.count - 2, by: 3) {
-                metas.append(ResultMeta(
-                    task: fields[start].stringValue ?? "", path: fields[start + 1].stringValue ?? "",
-                    event: fields[start + 2].stringValue ?? ""))
-            }
-            return
-        }
-        switch (position - 1) % 3 {
-        case 0: operation = Int(element.numberValue ?? 0)
-        case 1: metaID = Int(element.numberValue ?? -1)
-        default:
-            let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
-            var value = element
-            if case let .object(members) = element, members.count == 1, let index = members[Self.slowMarker]?.numberValue {
-                value = slowResult(Int(index))
-            }
-            results.append((operation, AnalyticsResult(value: value, meta: meta)))
-        }
-    }
-}
-
 /// The bridge script's functions, looked up once.
 private struct BridgeFunctions {
     let attach: JavaScriptValue
     let apply: JavaScriptValue
     let progress: JavaScriptValue
     let takeResults: JavaScriptValue
+    let takeMetas: JavaScriptValue
+    let slowCount: JavaScriptValue
     let slowResult: JavaScriptValue
-    let rawResults: JavaScriptValue
     let clearResults: JavaScriptValue
     let takeErrors: JavaScriptValue
     let forgetMetas: JavaScriptValue
@@ -349,8 +335,9 @@ private struct BridgeFunctions {
         apply = try script.property("apply")
         progress = try script.property("progress")
         takeResults = try script.property("takeResults")
+        takeMetas = try script.property("takeMetas")
+        slowCount = try script.property("slowCount")
         slowResult = try script.property("slowResult")
-        rawResults = try script.property("rawResults")
         clearResults = try script.property("clearResults")
         takeErrors = try script.property("takeErrors")
         forgetMetas = try script.property("forgetMetas")

@@ -220,6 +220,7 @@ public final class Manager: Sendable {
                     executionTimeLimit: dependency.executionTimeLimit, fileAccess: dependency.fileManager,
                     console: Console(output: dependency.standardOutput, errorOutput: dependency.standardError))
             ) { result in results.append(result) }
+            script.engine?.resultSink = { pending in results.append(pending) }
             script.lastLoadError = nil
             script.backlogOverflowReported = false
             let backlog = script.backlog
@@ -234,15 +235,28 @@ public final class Manager: Sendable {
         return script.engine
     }
 
+    /// Hands the results gathered so far to the delegate queue in one block, which decodes
+    /// the pending batches there (off the script queue) and delivers them in order.
     private func deliverCollectedResults() {
-        let results = script.collected.take()
-        guard !results.isEmpty else { return }
+        let parts = script.collected.take()
+        guard !parts.isEmpty else { return }
         let (delegate, queue, continuations) = observers.withLock {
             ($0.delegate.value, $0.delegateQueue, Array($0.resultContinuations.values))
         }
-        for continuation in continuations { results.forEach { continuation.yield($0) } }
-        if let delegate {
-            queue.async { for result in results { delegate.manager(self, didSend: result) } }
+        guard delegate != nil || !continuations.isEmpty else { return }
+        queue.async {
+            for part in parts {
+                switch part {
+                case let .result(result):
+                    for continuation in continuations { continuation.yield(result) }
+                    delegate?.manager(self, didSend: result)
+                case let .pending(pending):
+                    for (_, result) in pending.decode() {
+                        for continuation in continuations { continuation.yield(result) }
+                        delegate?.manager(self, didSend: result)
+                    }
+                }
+            }
         }
     }
 
@@ -308,17 +322,21 @@ extension Manager {
         let collected = ResultBuffer()
     }
 
-    /// Results gathered during one drain, handed on together.
+    /// A result, or a batch of results still to be decoded.
+    fileprivate enum ResultPart: Sendable {
+        case result(AnalyticsResult)
+        case pending(PendingResults)
+    }
+
+    /// Results gathered during one drain, handed on together in order.
     fileprivate final class ResultBuffer: @unchecked Sendable {
-        private var results: [AnalyticsResult] = []
-        private var lastCount = 0
-        func append(_ result: AnalyticsResult) { results.append(result) }
-        /// The results so far; the next run starts with room for as many.
-        func take() -> [AnalyticsResult] {
-            var taken: [AnalyticsResult] = []
-            taken.reserveCapacity(max(lastCount, 16))
-            swap(&taken, &results)
-            lastCount = taken.count
+        private var parts: [ResultPart] = []
+        func append(_ result: AnalyticsResult) { parts.append(.result(result)) }
+        func append(_ pending: PendingResults) { parts.append(.pending(pending)) }
+        /// The parts so far, emptying the buffer.
+        func take() -> [ResultPart] {
+            var taken: [ResultPart] = []
+            swap(&taken, &parts)
             return taken
         }
     }

@@ -140,18 +140,18 @@ enum ModuleBridgeScript {
     attach: function attach(constructed) { manager = constructed; },
     apply: apply,
     progress: function progress() { return operation; },
-    // [newMetas, operation, metaID, result, operation, metaID, result, ...] as JSON text.
+    // [operation, metaID, result, operation, metaID, result, ...] as JSON text.
     // A result JSON.stringify cannot write (a cycle, a BigInt), or, when `careful`, one
     // nested deeper than Swift reads, is replaced by a marker {"\u0000anna-slow": n} and
     // kept in `slow` for the general conversion. Nothing is cleared until Swift confirms
     // with clearResults(), so a failed read loses nothing.
     takeResults: function takeResults(careful) {
       slow = [];
-      const all = [newMetas].concat(results);
       if (!careful) {
-        try { return JSON.stringify(all); } catch (error) { /* mark the unwritable ones */ }
+        try { return JSON.stringify(results); } catch (error) { /* mark the unwritable ones */ }
       }
-      for (let index = 3; index < all.length; index += 3) {
+      const all = results.slice();
+      for (let index = 2; index < all.length; index += 3) {
         let text;
         try { text = JSON.stringify(all[index]); } catch (unwritable) { text = null; }
         if (text === null || (careful && depthOf(text) > MAXIMUM_DEPTH)) {
@@ -161,11 +161,17 @@ enum ModuleBridgeScript {
       }
       return JSON.stringify(all);
     },
+    // The metas interned since the last call, [task, path, event, ...] as JSON text ('' for none).
+    takeMetas: function takeMetas() {
+      if (newMetas.length === 0) return '';
+      const text = JSON.stringify(newMetas);
+      newMetas = [];
+      return text;
+    },
+    slowCount: function slowCount() { return slow.length; },
     slowResult: function slowResult(index) { return slow[index]; },
-    rawResults: function rawResults() { return [newMetas].concat(results); },
     clearResults: function clearResults() {
       results = [];
-      newMetas = [];
       slow = [];
     },
     takeErrors: function takeErrors() {

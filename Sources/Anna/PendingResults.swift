@@ -1,0 +1,59 @@
+import CoreJS
+
+/// The results of one batch as the JSON text JavaScript wrote, not yet decoded: the
+/// ``Manager`` decodes them on the delegate queue, off the script queue.
+struct PendingResults: Sendable {
+    /// `[operation, metaID, value, …]` as UTF-8.
+    let text: [UInt8]
+    /// Values JSON could not carry, already converted; the text marks them by index.
+    let slowValues: [JSONValue]
+    /// The meta table as it was when the batch ran (IDs in the text index it).
+    let metas: [ResultMeta]
+
+    static let slowMarker = "\u{0}anna-slow"
+
+    /// The results as (operation offset, result), in order.
+    func decode() -> [(Int, AnalyticsResult)] {
+        var results: [(Int, AnalyticsResult)] = []
+        var position = 0
+        var operation = 0
+        var metaID = -1
+        try? text.withUnsafeBufferPointer { bytes in
+            try JSONValue.forEachElement(ofArrayUTF8: bytes) { element in
+                defer { position += 1 }
+                switch position % 3 {
+                case 0: operation = Int(element.numberValue ?? 0)
+                case 1: metaID = Int(element.numberValue ?? -1)
+                default:
+                    var value = element
+                    if case let .object(members) = element, members.count == 1,
+                        let index = members[Self.slowMarker]?.numberValue, Int(index) < slowValues.count
+                    {
+                        value = slowValues[Int(index)]
+                    }
+                    let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
+                    results.append((operation, AnalyticsResult(value: value, meta: meta)))
+                }
+            }
+        }
+        return results
+    }
+
+    /// The deepest nesting of brackets outside strings in a JSON text.
+    static func depth(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                depth += 1
+                deepest = max(deepest, depth)
+            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                depth -= 1
+            }
+        }
+        return deepest
+    }
+}
