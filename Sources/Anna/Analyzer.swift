@@ -36,7 +36,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     var enabled = false
     private var enabledSequence = 0
     private weak var superAnalyzer: Analyzer?
-    private var keyedSubAnalyzers: [NodeKey: Analyzer] = [:]
+    private var keyedSubAnalyzers: [[NodeKey]: Analyzer] = [:]
 
     var nodeID: NodeID?
     var reportingManager: Manager?
@@ -145,8 +145,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
-    private static func keyedSlot(_ key: String, _ index: Int?) -> NodeKey {
-        .name(index.map { "\(key)#\($0)" } ?? key)
+    private static func keyedSlot(_ key: String, _ index: Int?) -> [NodeKey] {
+        [.name(key)] + (index.map { [.index($0)] } ?? [])
     }
 
     /// Records an event with attributes (keys sorted, for a stable order).

@@ -49,8 +49,8 @@ public enum EventStream {
     /// Parses one line; `nil` for a blank line or a `//` comment.
     /// - Throws: ``FormatError`` for bad JSON, an unknown op, a missing field or a wrong type.
     public static func parse(line: String) throws -> Record? {
-        let trimmed = line.drop { $0 == " " || $0 == "\t" }
-        if trimmed.isEmpty || trimmed.hasPrefix("//") || trimmed.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+        if trimmed.isEmpty || trimmed.hasPrefix("//") {
             return nil
         }
         let value: JSONValue

@@ -252,23 +252,10 @@ private struct JSONParser {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return .object(Self.members(keys: keys, values: values))
+                return .object(JSONValue.members(keys: keys, values: values))
             default: throw failure("expected ',' or '}' in an object")
             }
         }
-    }
-
-    /// The members; a key given twice keeps its first place and its last value, as in JavaScript.
-    private static func members(keys: [String], values: [JSONValue]) -> OrderedDictionary<String, JSONValue> {
-        let unique = keys.count <= 8
-            ? !keys.indices.contains { index in keys[..<index].contains(keys[index]) }
-            : Set(keys).count == keys.count
-        if unique {
-            return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
-        }
-        var members = OrderedDictionary<String, JSONValue>()
-        for (key, value) in zip(keys, values) { members[key] = value }
-        return members
     }
 
     private mutating func parseArray() throws -> JSONValue {

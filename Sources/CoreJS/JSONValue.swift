@@ -119,12 +119,23 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral,
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// A dictionary literal; keys keep the order written (a repeated key keeps its last value).
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        let keys = elements.map(\.0)
-        let unique = keys.count < 2 || (keys.count <= 8
+        self = .object(Self.members(keys: elements.map(\.0), values: elements.map(\.1)))
+    }
+}
+
+extension JSONValue {
+    /// Object members from parallel keys and values, built in one go when the keys are
+    /// unique (the usual case); a key given twice keeps its first place and its last value,
+    /// as in JavaScript.
+    static func members(keys: [String], values: [JSONValue]) -> OrderedDictionary<String, JSONValue> {
+        let unique = keys.count <= 8
             ? !keys.indices.contains { index in keys[..<index].contains(keys[index]) }
-            : Set(keys).count == keys.count)
-        self = .object(unique
-            ? OrderedDictionary(uncheckedUniqueKeys: keys, values: elements.map(\.1))
-            : OrderedDictionary(elements, uniquingKeysWith: { _, last in last }))
+            : Set(keys).count == keys.count
+        if unique {
+            return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
+        }
+        var members = OrderedDictionary<String, JSONValue>()
+        for (key, value) in zip(keys, values) { members[key] = value }
+        return members
     }
 }

@@ -114,10 +114,15 @@ public final class JavaScriptContext {
         parameters: [String], body: String, sourceURL: String, startingLine: Int = 1
     ) throws -> JavaScriptValue {
         let source = "(function (\(parameters.joined(separator: ", "))) {" + body + "\n})"
-        // Nothing runs before both checks pass: syntax errors with exact lines first, then
-        // the body on its own, which fails if it would close the header early.
-        try checkSyntax(source, sourceURL: sourceURL, startingLine: startingLine)
-        try checkFunctionBody(parameters: parameters, body: body, sourceURL: sourceURL, startingLine: startingLine)
+        // Nothing runs before the body passes on its own (it fails if it would close the
+        // header early). When it fails, the wrapped source is checked too, so a real syntax
+        // error is reported with its exact line.
+        do {
+            try checkFunctionBody(parameters: parameters, body: body, sourceURL: sourceURL, startingLine: startingLine)
+        } catch {
+            try checkSyntax(source, sourceURL: sourceURL, startingLine: startingLine)
+            throw error
+        }
         let function = try evaluate(source, sourceURL: sourceURL, startingLine: startingLine)
         guard function.isFunction else {
             throw JavaScriptError.typeMismatch("compiling \(sourceURL) gave no function")
