@@ -35,6 +35,7 @@ let package = Package(
             dependencies: [
                 "CoreJS",
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             resources: [.copy("../../js/anna")]
         ),

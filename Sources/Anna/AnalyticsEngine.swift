@@ -147,9 +147,15 @@ public final class AnalyticsEngine {
     /// and failures `onError` (with the operation's position), in the order they happen; a
     /// failing operation never stops the ones after it.
     public func apply(_ operations: [TimedOperation], onError: (Int, AnalyticsError) -> Void) {
-        var start = 0
-        while start < operations.count {
-            let end = min(start + batchSize, operations.count)
+        apply(operations[...], onError: onError)
+    }
+
+    /// Applies a slice of operations like the array version does; error positions
+    /// are indices of the slice (those of the array it is cut from).
+    public func apply(_ operations: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
+        var start = operations.startIndex
+        while start < operations.endIndex {
+            let end = min(start + batchSize, operations.endIndex)
             start = run(operations[start..<end], onError: onError)
         }
     }

@@ -23,7 +23,7 @@ public final class Manager: Sendable {
     public let dependency: Dependency
 
     private let scriptQueue = DispatchQueue(label: "anna.manager.script")
-    private let pending = Mutex(PendingWork())
+    private let pending = Mutex(WorkQueue())
     private let observers = Mutex(Observers())
     private let script: ScriptState
 
@@ -101,11 +101,12 @@ public final class Manager: Sendable {
 
     /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
-        enqueue(.operation(operation, time: time))
+        let mustSchedule = pending.withLock { queue in
+            queue.append(TimedOperation(operation, time: time))
+            return queue.scheduleDrain()
+        }
+        if mustSchedule { scriptQueue.async { self.drain() } }
     }
-
-    /// The largest buffer capacity (in operations) a drain keeps for the next one.
-    static let retainedBufferCapacity = 16_384
 
     /// The most operations kept while a module fails to load in debug mode (oldest dropped).
     static let backlogLimit = 100_000
@@ -119,63 +120,50 @@ public final class Manager: Sendable {
         enqueue(.engineTask(body, onFailure: onFailure))
     }
 
-    private func enqueue(_ work: Work) {
-        let mustSchedule = pending.withLock { state -> Bool in
-            state.queue.append(work)
-            defer { state.drainScheduled = true }
-            return !state.drainScheduled
+    private func enqueue(_ task: ScriptTask) {
+        let mustSchedule = pending.withLock { queue in
+            queue.append(task)
+            return queue.scheduleDrain()
         }
         if mustSchedule { scriptQueue.async { self.drain() } }
     }
 
-    /// Runs on the script queue: handles everything queued so far, in order. Consecutive
-    /// operations go to JavaScript in batches; results go to the delegate queue in one run.
+    /// Runs on the script queue until nothing is queued: handles the work chunk by chunk, in
+    /// order. Operations go to JavaScript in batches; each chunk's results go to the delegate
+    /// queue in one block, so they are decoded there while the next chunk runs.
     private func drain() {
-        // Two buffers take turns, so draining allocates nothing in the steady state.
-        var work = script.spareWork
-        script.spareWork = []  // so the swapped-in buffer is not shared (no copy on append)
-        pending.withLock { state in
-            swap(&state.queue, &work)
-            state.drainScheduled = false
-        }
-        var operations = script.spareOperations
-        script.spareOperations = []
-        defer {
-            // Keep the buffers for the next drain, but not the room a burst needed.
-            work.removeAll(keepingCapacity: work.capacity <= Self.retainedBufferCapacity)
-            script.spareWork = work
-            operations.removeAll(keepingCapacity: operations.capacity <= Self.retainedBufferCapacity)
-            script.spareOperations = operations
-        }
-        for item in work {
-            if case let .operation(operation, time) = item {
-                operations.append(TimedOperation(operation, time: time))
-                continue
+        while var chunk = pending.withLock({ $0.takeChunk() }) {
+            var start = 0
+            for (position, task) in chunk.tasks {
+                apply(chunk.operations[start..<position])
+                start = position
+                run(task)
             }
-            apply(operations)
-            operations.removeAll(keepingCapacity: true)
-            switch item {
-            case .operation:
-                break
-            case let .engineTask(body, onFailure):
-                guard let engine = loadedEngine() else {
-                    onFailure?(script.lastLoadError ?? AnalyticsError.moduleNotConstructor(module: moduleURL.path, found: "nothing"))
-                    continue
-                }
-                do { try body(engine) } catch {
-                    if let onFailure { onFailure(error) } else { report(error) }
-                }
-            case let .barrier(resume):
-                deliverCollectedResults()
-                delegateQueue.async { resume() }
-            }
+            apply(chunk.operations[start...])
+            deliverCollectedResults()
+            chunk.removeAll()
+            pending.withLock { $0.recycle(chunk) }
         }
-        apply(operations)
-        deliverCollectedResults()
+    }
+
+    private func run(_ task: ScriptTask) {
+        switch task {
+        case let .engineTask(body, onFailure):
+            guard let engine = loadedEngine() else {
+                onFailure?(script.lastLoadError ?? AnalyticsError.moduleNotConstructor(module: moduleURL.path, found: "nothing"))
+                return
+            }
+            do { try body(engine) } catch {
+                if let onFailure { onFailure(error) } else { report(error) }
+            }
+        case let .barrier(resume):
+            deliverCollectedResults()
+            delegateQueue.async { resume() }
+        }
     }
 
     /// Sends operations to the engine in batches (kept for replay while a debug module is broken).
-    private func apply(_ operations: [TimedOperation]) {
+    private func apply(_ operations: ArraySlice<TimedOperation>) {
         guard !operations.isEmpty else { return }
         guard let engine = loadedEngine() else {
             if dependency.debug {
@@ -225,7 +213,7 @@ public final class Manager: Sendable {
             script.backlogOverflowReported = false
             let backlog = script.backlog
             script.backlog.removeAll()
-            apply(backlog)
+            apply(backlog[...])
         } catch {
             // Retried on every call in debug mode: report a failure once until it changes.
             let repeated = script.lastLoadError.map { String(describing: $0) == String(describing: error) } ?? false
@@ -273,18 +261,6 @@ public final class Manager: Sendable {
 }
 
 extension Manager {
-    /// A unit of work for the script queue.
-    fileprivate enum Work: Sendable {
-        case operation(ModuleOperation, time: Double)
-        case engineTask(@Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)?)
-        case barrier(@Sendable () -> Void)
-    }
-
-    fileprivate struct PendingWork: Sendable {
-        var queue: [Work] = []
-        var drainScheduled = false
-    }
-
     fileprivate struct WeakDelegate: @unchecked Sendable {
         weak var value: (any ManagerDelegate)?
     }
@@ -316,8 +292,6 @@ extension Manager {
         var backlog: [TimedOperation] = []
         var backlogOverflowReported = false
         var recorderFailed = false
-        var spareWork: [Work] = []
-        var spareOperations: [TimedOperation] = []
         var recorder: EventStreamRecorder?
         let collected = ResultBuffer()
     }

@@ -21,8 +21,7 @@ struct OperationEncoder {
     /// When the interned table reaches this size, both sides start over.
     static let tableLimit = 65_536
 
-    private var interned: [String: Int] = [:]
-    private var internedTexts: [String] = []
+    private var interned = StringInterner()
     private(set) var numbers: [Double] = []
     private(set) var newStrings: [String] = []
     private(set) var literals: [String] = []
@@ -31,8 +30,7 @@ struct OperationEncoder {
     /// Forgets the interned table (both sides start over with the next batch): after a
     /// batch that may not have reached JavaScript.
     mutating func invalidate() {
-        interned.removeAll(keepingCapacity: true)
-        internedTexts.removeAll(keepingCapacity: true)
+        interned.removeAll()
         forceReset = true
     }
 
@@ -46,8 +44,7 @@ struct OperationEncoder {
         resetTable = forceReset
         forceReset = false
         if interned.count >= Self.tableLimit {
-            interned.removeAll(keepingCapacity: true)
-            internedTexts.removeAll(keepingCapacity: true)
+            interned.removeAll()
             resetTable = true
         }
     }
@@ -89,8 +86,8 @@ struct OperationEncoder {
     private mutating func encodeObject(_ value: JSONValue) {
         switch value {
         case let .object(members):
-            numbers.append(Double(members.count { $0.value != .undefined }))
-            for (key, member) in members where member != .undefined {
+            numbers.append(Double(members.values.count { !$0.isUndefined }))
+            for (key, member) in members where !member.isUndefined {
                 numbers.append(Double(string(key)))
                 encodeValue(member)
             }
@@ -121,27 +118,10 @@ struct OperationEncoder {
 
     /// The index of `text`: interned when short, else a literal of this batch.
     private mutating func string(_ text: String) -> Int {
-        if let index = interned[text] {
-            // `String` equality treats canonically equivalent texts ("é" and "e\u{301}") as
-            // equal; JavaScript does not, so a hit counts only when the bytes are the same.
-            return Self.sameBytes(internedTexts[index], text) ? index : literal(text)
-        }
         guard text.utf8.count <= Self.internLimit else { return literal(text) }
-        let index = interned.count
-        interned[text] = index
-        internedTexts.append(text)
-        newStrings.append(text)
+        let (index, isNew) = interned.number(of: text)
+        if isNew { newStrings.append(text) }
         return index
-    }
-
-    private static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        var left = lhs, right = rhs
-        return left.withUTF8 { leftBytes in
-            right.withUTF8 { rightBytes in
-                leftBytes.count == rightBytes.count
-                    && (leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0)
-            }
-        }
     }
 
     private mutating func literal(_ text: String) -> Int {

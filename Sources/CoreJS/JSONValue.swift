@@ -59,6 +59,12 @@ extension JSONValue: Equatable {
 }
 
 extension JSONValue {
+    /// Whether this is `undefined` (left out of objects, as `JSON.stringify` does).
+    public var isUndefined: Bool {
+        if case .undefined = self { return true }
+        return false
+    }
+
     /// The string, when this is a string.
     public var stringValue: String? {
         if case let .string(value) = self { return value }
