@@ -276,20 +276,11 @@ public final class AnalyticsEngine {
     }
 
     /// The collected results as JSON text. Values are written by `JSON.stringify`; a value
-    /// it cannot write (a cycle, a BigInt) or that nests too deeply goes through the
-    /// general conversion instead (see ``JSONValue``).
+    /// it cannot write (a cycle, a BigInt) goes through the general conversion instead (see
+    /// ``JSONValue``), and the reader cuts what nests too deeply as that conversion does.
     private func takePendingResults() -> PendingResults {
         defer { _ = try? bridge.clearResults.call([JavaScriptValue]()) }
-        var text: [UInt8] = []
-        for careful in [false, true] {
-            guard let written = try? bridge.takeResults.call([JSONValue.bool(careful)]) else { break }
-            let readable = written.withUTF8Text { bytes -> Bool in
-                guard careful || PendingResults.depth(of: bytes) <= JSONValue.maximumDepth else { return false }
-                text = Array(bytes)
-                return true
-            }
-            if readable { break }
-        }
+        let text = (try? bridge.takeResults.call([JavaScriptValue]()).withUTF8Text { Array($0) }) ?? []
         var slowValues: [JSONValue] = []
         let slowCount = Int((try? bridge.slowCount.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
         for index in 0..<slowCount {

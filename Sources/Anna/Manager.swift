@@ -100,9 +100,10 @@ public final class Manager: Sendable {
     // MARK: - Operations from analyzers
 
     /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
-    func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
+    func send(_ operation: consuming ModuleOperation, time: Double = Manager.now()) {
+        var timed = Optional(TimedOperation(operation, time: time))
         let mustSchedule = pending.withLock { queue in
-            queue.append(TimedOperation(operation, time: time))
+            queue.append(timed.take()!)  // moved in, not copied
             return queue.scheduleDrain()
         }
         if mustSchedule { scriptQueue.async { self.drain() } }
@@ -113,7 +114,9 @@ public final class Manager: Sendable {
 
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).
     static func now() -> Double {
-        (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)  // `Date()` costs about twice as much on the hot path
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec / 1_000_000)
     }
 
     private func run(onFailure: (@Sendable (any Error) -> Void)? = nil, _ body: @escaping @Sendable (AnalyticsEngine) throws -> Void) {

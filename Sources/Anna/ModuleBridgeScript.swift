@@ -23,27 +23,6 @@ enum ModuleBridgeScript {
   let newMetas = [];
   let metaCount = 0;
   let slow = [];
-  const MAXIMUM_DEPTH = 500;
-
-  // The deepest nesting of brackets in a JSON text (outside strings).
-  function depthOf(text) {
-    let depth = 0, deepest = 0, inString = false;
-    for (let index = 0; index < text.length; index++) {
-      const c = text.charCodeAt(index);
-      if (inString) {
-        if (c === 92) index++;
-        else if (c === 34) inString = false;
-      } else if (c === 34) {
-        inString = true;
-      } else if (c === 91 || c === 123) {
-        if (++depth > deepest) deepest = depth;
-      } else if (c === 93 || c === 125) {
-        depth--;
-      }
-    }
-    return deepest;
-  }
-
   const config = {
     debug: false,
     now: function now() { return time === time ? time : Date.now(); },
@@ -141,20 +120,17 @@ enum ModuleBridgeScript {
     apply: apply,
     progress: function progress() { return operation; },
     // [operation, metaID, result, operation, metaID, result, ...] as JSON text.
-    // A result JSON.stringify cannot write (a cycle, a BigInt), or, when `careful`, one
-    // nested deeper than Swift reads, is replaced by a marker {"\u0000anna-slow": n} and
-    // kept in `slow` for the general conversion. Nothing is cleared until Swift confirms
-    // with clearResults(), so a failed read loses nothing.
-    takeResults: function takeResults(careful) {
+    // A result JSON.stringify cannot write (a cycle, a BigInt) is replaced by a marker
+    // {"\u0000anna-slow": n} and kept in `slow` for the general conversion. Nothing is
+    // cleared until Swift confirms with clearResults(), so a failed read loses nothing.
+    takeResults: function takeResults() {
       slow = [];
-      if (!careful) {
-        try { return JSON.stringify(results); } catch (error) { /* mark the unwritable ones */ }
-      }
+      try { return JSON.stringify(results); } catch (error) { /* mark the unwritable ones */ }
       const all = results.slice();
       for (let index = 2; index < all.length; index += 3) {
         let text;
         try { text = JSON.stringify(all[index]); } catch (unwritable) { text = null; }
-        if (text === null || (careful && depthOf(text) > MAXIMUM_DEPTH)) {
+        if (text === null) {
           slow.push(all[index]);
           all[index] = { '\u0000anna-slow': slow.length - 1 };
         }

@@ -38,22 +38,4 @@ struct PendingResults: Sendable {
         }
         return results
     }
-
-    /// The deepest nesting of brackets outside strings in a JSON text.
-    static func depth(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var depth = 0, deepest = 0, inString = false, escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                depth += 1
-                deepest = max(deepest, depth)
-            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-                depth -= 1
-            }
-        }
-        return deepest
-    }
 }

@@ -42,12 +42,12 @@ struct WorkQueue: Sendable {
     /// Whether a drain is scheduled or running (it runs until the queue is empty).
     private var drainScheduled = false
 
-    mutating func append(_ operation: TimedOperation) {
+    mutating func append(_ operation: consuming TimedOperation) {
         filling.operations.append(operation)
         closeChunkIfFull()
     }
 
-    mutating func append(_ task: ScriptTask) {
+    mutating func append(_ task: consuming ScriptTask) {
         filling.tasks.append((filling.operations.count, task))
         closeChunkIfFull()
     }

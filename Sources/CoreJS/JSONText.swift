@@ -117,11 +117,15 @@ extension JSONValue {
     /// Calls `body` with each element of a JSON array given as UTF-8 bytes, in order, without
     /// building the array: for large arrays of results.
     ///
+    /// Elements are cut as the conversion from JavaScript cuts values: a container nested
+    /// ``maximumDepth`` levels below the element is replaced by `"[Too deep]"` (and skipped).
+    ///
     /// - Throws: ``JSONParseError`` (with the column) when the text is not one JSON array.
     public static func forEachElement(
         ofArrayUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONValue) throws -> Void
     ) throws {
         var parser = JSONParser(bytes: bytes)
+        parser.cutsDeepContainers = true
         do {
             try parser.parseArrayElements(body)
         } catch let failure as JSONParser.Failure {
@@ -140,6 +144,8 @@ private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var depth = 0
+    /// Replace containers past ``JSONValue/maximumDepth`` by `"[Too deep]"` instead of failing.
+    var cutsDeepContainers = false
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -224,7 +230,30 @@ private struct JSONParser {
         if depth > JSONValue.maximumDepth { throw failure("nesting deeper than \(JSONValue.maximumDepth) levels") }
     }
 
+    /// The placeholder for a container nested too deeply, skipped up to its end; `nil` when
+    /// the container at `position` is to be read.
+    private mutating func skippedDeepContainer() throws -> JSONValue? {
+        guard cutsDeepContainers, depth >= JSONValue.maximumDepth else { return nil }
+        var open = 0
+        var inString = false
+        while let byte = current {
+            position += 1
+            if inString {
+                if byte == UInt8(ascii: "\\") { position += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
+                open += 1
+            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+                open -= 1
+                if open == 0 { return .string("[Too deep]") }
+            }
+        }
+        throw failure("unterminated container")
+    }
+
     private mutating func parseObject() throws -> JSONValue {
+        if let skipped = try skippedDeepContainer() { return skipped }
         try enterContainer()
         defer { depth -= 1 }
         position += 1
@@ -259,6 +288,7 @@ private struct JSONParser {
     }
 
     private mutating func parseArray() throws -> JSONValue {
+        if let skipped = try skippedDeepContainer() { return skipped }
         try enterContainer()
         defer { depth -= 1 }
         position += 1

@@ -118,6 +118,29 @@ struct JSONValueTests {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: "\"open") }
     }
 
+    @Test("array elements are read one by one; deep ones are cut like the conversion from JavaScript")
+    func elementsCutDeepContainers() throws {
+        let levels = JSONValue.maximumDepth + 40
+        // Each step is an object and an array, with brackets inside a string to skip.
+        let deep = String(repeating: #"{"k":["]}\"[","#, count: levels / 2) + "0" + String(repeating: "]}", count: levels / 2)
+        let text = #"[1,"# + deep + #",{"after":"x"}]"#
+        var elements: [JSONValue] = []
+        try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            try JSONValue.forEachElement(ofArrayUTF8: bytes) { elements.append($0) }
+        }
+        #expect(elements.count == 3)
+        #expect(elements.first == 1 && elements.last == ["after": "x"])
+        var level = 0
+        var current = elements[1]
+        while true {
+            if case let .object(members) = current, let inner = members["k"] { current = inner } else if case let .array(items) = current, items.count == 2 { current = items[1] } else { break }
+            level += 1
+        }
+        #expect(level == JSONValue.maximumDepth && current == "[Too deep]")
+        // A whole document that deep is refused, not cut.
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
+    }
+
     @Test("Codable encodes and decodes through Foundation's JSON coders")
     func codable() throws {
         let value: JSONValue = ["name": "x", "list": [1, true, nil], "gone": .undefined]
