@@ -4,18 +4,22 @@
 //
 // IDs: a number, or an array [ownerID, key, key, ...] (keys are strings or numbers);
 // [ownerID] alone is the same ID as ownerID. A number ID is its own table key (no
-// allocation on lookup); a keyed ID's key is its JSON text.
+// allocation on lookup); a keyed ID's key is its JSON text. Nodes keep only their ID: the
+// key and the keys after the owner are derived from it when a node is removed, and owners
+// are indexed only for keyed IDs (a plain ID is found by its number), to keep nodes small.
 
 const { NodeError } = require('./errors');
 const { Node } = require('./node');
 
+const NO_KEYS = Object.freeze([]);
+
 /** `{ key, owner, keys }` for a valid ID, or null. */
 function parseID(id) {
-  if (typeof id === 'number') return Number.isFinite(id) ? { key: id, owner: id, keys: [] } : null;
+  if (typeof id === 'number') return Number.isFinite(id) ? { key: id, owner: id, keys: NO_KEYS } : null;
   if (!Array.isArray(id) || id.length === 0) return null;
   const owner = id[0];
   if (typeof owner !== 'number' || !Number.isFinite(owner)) return null;
-  if (id.length === 1) return { key: owner, owner, keys: [] };
+  if (id.length === 1) return { key: owner, owner, keys: NO_KEYS };
   const keys = id.slice(1);
   for (const key of keys) {
     const ok = typeof key === 'string' || (typeof key === 'number' && Number.isFinite(key));
@@ -42,13 +46,14 @@ function describeNode(node) {
 class NodeTree {
   constructor() {
     this._nodes = new Map(); // key -> Node
-    this._owners = new Map(); // owner number -> its one key, or a Set of its keys
+    this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
+    this._ownerCount = 0; // owners with a node under a plain or a keyed ID
     this._root = null;
   }
 
   get root() { return this._root; }
   get size() { return this._nodes.size; }
-  get ownerCount() { return this._owners.size; }
+  get ownerCount() { return this._ownerCount; }
 
   /** The node for an ID, or undefined (also for malformed IDs). Hot: no allocation for numbers. */
   find(id) {
@@ -64,43 +69,43 @@ class NodeTree {
    */
   check(id, parentID, name, index, attributes) {
     const parsed = parseID(id);
-    const shownName = typeof name === 'string' ? `'${name}'` : describeID(name);
+    // Messages are only built for an error (registration is hot, and its garbage counts).
+    const shownName = () => (typeof name === 'string' ? `'${name}'` : describeID(name));
     if (parsed === null) {
-      throw new NodeError(`Cannot register a node named ${shownName}: ${describeID(id)} is not ` +
+      throw new NodeError(`Cannot register a node named ${shownName()}: ${describeID(id)} is not ` +
         'an ID (a number, or an array [ownerID, key, ...] of a number and strings or numbers).');
     }
-    const subject = `node ${describeID(id)}`;
     if (typeof name !== 'string' || name.length === 0 || name.indexOf('/') !== -1) {
-      throw new NodeError(`Cannot register ${subject}: its name ${shownName} is not a non-empty ` +
-        "string without '/'.");
+      throw new NodeError(`Cannot register node ${describeID(id)}: its name ${shownName()} is not a ` +
+        "non-empty string without '/'.");
     }
-    const named = `${subject} named '${name}'`;
+    const named = () => `node ${describeID(id)} named '${name}'`;
     if (!(index === null || index === undefined || (typeof index === 'number' && Number.isFinite(index)))) {
-      throw new NodeError(`Cannot register ${named}: its index ${describeID(index)} is not a number.`);
+      throw new NodeError(`Cannot register ${named()}: its index ${describeID(index)} is not a number.`);
     }
     if (!(attributes === null || attributes === undefined || typeof attributes === 'object')) {
-      throw new NodeError(`Cannot register ${named}: its attributes must be an object.`);
+      throw new NodeError(`Cannot register ${named()}: its attributes must be an object.`);
     }
     const existing = this._nodes.get(parsed.key);
     if (existing !== undefined) {
-      throw new NodeError(`Cannot register ${named}: ID ${describeID(id)} is already registered ` +
+      throw new NodeError(`Cannot register ${named()}: ID ${describeID(id)} is already registered ` +
         `(${describeNode(existing)} at '${existing._path}').`);
     }
     let parent = null;
     if (parentID === null || parentID === undefined) {
       if (this._root !== null) {
-        throw new NodeError(`Cannot register ${named} as a root: ${describeNode(this._root)} is ` +
+        throw new NodeError(`Cannot register ${named()} as a root: ${describeNode(this._root)} is ` +
           'already the root (give a parent ID).');
       }
     } else {
       const parsedParent = parseID(parentID);
       if (parsedParent === null) {
-        throw new NodeError(`Cannot register ${named}: its parent ID ${describeID(parentID)} is ` +
+        throw new NodeError(`Cannot register ${named()}: its parent ID ${describeID(parentID)} is ` +
           'not an ID.');
       }
       parent = this._nodes.get(parsedParent.key);
       if (parent === undefined) {
-        throw new NodeError(`Cannot register ${named}: its parent ${describeID(parentID)} is not ` +
+        throw new NodeError(`Cannot register ${named()}: its parent ${describeID(parentID)} is not ` +
           'registered.');
       }
     }
@@ -111,13 +116,12 @@ class NodeTree {
   insert(checked, id, name, index, attributes, createdAt) {
     const { parsed, parent } = checked;
     const storedID = Array.isArray(id) ? id.slice() : id;
-    const node = new Node(storedID, parsed.key, parent, name,
+    const node = new Node(storedID, parent, name,
       index === undefined ? null : index,
       attributes ? Object.assign({}, attributes) : null, createdAt);
-    node._owner = parsed.owner;
-    node._keys = parsed.keys;
+    if (!this._hasOwner(parsed.owner)) this._ownerCount += 1;
     this._nodes.set(parsed.key, node);
-    this._addOwned(parsed.owner, parsed.key);
+    if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     if (parent === null) this._root = node;
     else if (parent._children === null) parent._children = new Set([node]);
     else parent._children.add(node);
@@ -137,13 +141,16 @@ class NodeTree {
       throw new NodeError(`Cannot deregister ${describeID(id)}: it is not an ID (a number, or ` +
         'an array [ownerID, key, ...]).');
     }
-    const keys = this._ownedKeys(parsed.owner);
-    if (keys.length === 0) return 0;
     const tops = [];
-    for (const key of keys) {
-      const node = this._nodes.get(key);
-      if (startsWith(node._keys, parsed.keys)) tops.push(node);
+    if (parsed.keys.length === 0) {
+      const plain = this._nodes.get(parsed.owner);
+      if (plain !== undefined) tops.push(plain);
     }
+    for (const key of this._keyedKeys(parsed.owner)) {
+      const node = this._nodes.get(key);
+      if (startsWith(parseID(node._id).keys, parsed.keys)) tops.push(node);
+    }
+    if (tops.length === 0) return 0;
     let removed = 0;
     for (const top of tops) {
       if (top._released) continue; // already gone with an ancestor in this same call
@@ -159,8 +166,10 @@ class NodeTree {
     while (stack.length > 0) {
       const node = stack.pop();
       if (node._children !== null) for (const child of node._children) stack.push(child);
-      this._nodes.delete(node._key);
-      this._removeOwned(node._owner, node._key);
+      const { key, owner, keys } = parseID(node._id);
+      this._nodes.delete(key);
+      if (keys.length > 0) this._removeKeyed(owner, key);
+      if (!this._hasOwner(owner)) this._ownerCount -= 1;
       if (node === this._root) this._root = null;
       node._release();
       removed += 1;
@@ -181,28 +190,32 @@ class NodeTree {
     }
   }
 
-  // Most owners have one node, so their key is stored as is; a Set only for several.
-  _addOwned(owner, key) {
-    const held = this._owners.get(owner);
-    if (held === undefined) this._owners.set(owner, key);
-    else if (held instanceof Set) held.add(key);
-    else this._owners.set(owner, new Set([held, key]));
+  _hasOwner(owner) {
+    return this._nodes.has(owner) || this._keyedOwners.has(owner);
   }
 
-  _removeOwned(owner, key) {
-    const held = this._owners.get(owner);
+  // Most owners of keyed IDs have one, so its key is stored as is; a Set only for several.
+  _addKeyed(owner, key) {
+    const held = this._keyedOwners.get(owner);
+    if (held === undefined) this._keyedOwners.set(owner, key);
+    else if (held instanceof Set) held.add(key);
+    else this._keyedOwners.set(owner, new Set([held, key]));
+  }
+
+  _removeKeyed(owner, key) {
+    const held = this._keyedOwners.get(owner);
     if (held instanceof Set) {
       held.delete(key);
-      if (held.size === 1) this._owners.set(owner, held.values().next().value);
-      else if (held.size === 0) this._owners.delete(owner);
+      if (held.size === 1) this._keyedOwners.set(owner, held.values().next().value);
+      else if (held.size === 0) this._keyedOwners.delete(owner);
     } else if (held === key) {
-      this._owners.delete(owner);
+      this._keyedOwners.delete(owner);
     }
   }
 
-  _ownedKeys(owner) {
-    const held = this._owners.get(owner);
-    if (held === undefined) return [];
+  _keyedKeys(owner) {
+    const held = this._keyedOwners.get(owner);
+    if (held === undefined) return NO_KEYS;
     return held instanceof Set ? Array.from(held) : [held];
   }
 }

@@ -51,11 +51,8 @@ function sameValue(a, b) {
 }
 
 class Node {
-  constructor(id, key, parent, name, index, attributes, createdAt) {
+  constructor(id, parent, name, index, attributes, createdAt) {
     this._id = id; // the ID as registered (number or array)
-    this._key = key; // the node table's key for the ID
-    this._owner = null; // the owner number of the ID (set by the tree)
-    this._keys = null; // the keys after the owner (set by the tree)
     this._parent = parent;
     this._name = name;
     this._index = index;
