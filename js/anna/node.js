@@ -61,12 +61,14 @@ class Node {
     this._path = parent === null ? '' : parent._path + '/' + name;
     this._depth = parent === null ? 0 : parent._depth + 1;
     this._children = null; // a Set, made for the first child
-    this._ring = null; // the last KEPT_EVENTS events, allocated on the first event
-    this._recorded = 0; // events ever recorded; the next slot is _recorded % KEPT_EVENTS
+    this._ring = null; // the last KEPT_EVENTS events: grows from the first event, then wraps
+    this._recorded = 0; // events ever recorded; once full, the next slot is _recorded % KEPT_EVENTS
     this._latest = null;
     this._visible = false;
     this._firstDisplayed = null;
-    this._values = null; // Map keyPath -> { value, firstDisplayed }
+    // Values by key path: null, one slot { keyPath, value, firstDisplayed } (most nodes
+    // show one value), or a Map keyPath -> slot once there are several.
+    this._values = null;
     this._released = false;
   }
 
@@ -98,7 +100,7 @@ class Node {
 
   /** The latest value recorded by `ana-updated` for `keyPath`, or undefined. */
   latestValue(keyPath) {
-    const slot = this._values === null ? undefined : this._values.get(keyPath);
+    const slot = this._slot(keyPath);
     return slot === undefined ? undefined : slot.value;
   }
 
@@ -114,16 +116,17 @@ class Node {
    * has not been shown (or is null/undefined).
    */
   valueFirstDisplayedEvent(keyPath) {
-    const slot = this._values === null ? undefined : this._values.get(keyPath);
+    const slot = this._slot(keyPath);
     return slot === undefined ? null : slot.firstDisplayed;
   }
 
   // Core ----------------------------------------------------------------------------------
 
   _record(event) {
-    let ring = this._ring;
-    if (ring === null) ring = this._ring = new Array(KEPT_EVENTS).fill(null);
-    ring[this._recorded % KEPT_EVENTS] = event;
+    const ring = this._ring;
+    if (ring === null) this._ring = [event];
+    else if (ring.length < KEPT_EVENTS) ring.push(event);
+    else ring[this._recorded % KEPT_EVENTS] = event;
     this._recorded += 1;
     this._latest = event;
     switch (event._name) {
@@ -138,8 +141,10 @@ class Node {
     if (this._visible) return;
     this._visible = true;
     if (this._firstDisplayed === null) this._firstDisplayed = event;
-    if (this._values === null) return;
-    for (const slot of this._values.values()) {
+    const values = this._values;
+    if (values === null) return;
+    const slots = values instanceof Map ? values.values() : [values];
+    for (const slot of slots) {
       if (slot.firstDisplayed === null && slot.value != null) slot.firstDisplayed = event;
     }
   }
@@ -149,26 +154,36 @@ class Node {
     if (!(KEY_PATH in properties)) return;
     const keyPath = properties[KEY_PATH];
     const value = properties[VALUE];
-    let values = this._values;
-    if (values === null) values = this._values = new Map();
-    let slot = values.get(keyPath);
+    let slot = this._slot(keyPath);
     if (sameValue(slot === undefined ? undefined : slot.value, value)) return;
     if (slot === undefined) {
-      slot = { value, firstDisplayed: null };
-      values.set(keyPath, slot);
+      slot = { keyPath, value, firstDisplayed: null };
+      const values = this._values;
+      if (values === null) this._values = slot;
+      else if (values instanceof Map) values.set(keyPath, slot);
+      else this._values = new Map([[values.keyPath, values], [keyPath, slot]]);
     }
     slot.value = value;
     slot.firstDisplayed = this._visible && value != null ? event : null;
+  }
+
+  /** The value slot of `keyPath`, or undefined. */
+  _slot(keyPath) {
+    const values = this._values;
+    if (values === null) return undefined;
+    if (values instanceof Map) return values.get(keyPath);
+    const key = values.keyPath; // compared as a Map compares keys (SameValueZero)
+    return key === keyPath || (key !== key && keyPath !== keyPath) ? values : undefined;
   }
 
   /** The kept events, oldest first. */
   _recentEvents() {
     const ring = this._ring;
     if (ring === null) return [];
-    const count = Math.min(this._recorded, KEPT_EVENTS);
-    const events = new Array(count);
-    const start = this._recorded - count;
-    for (let i = 0; i < count; i += 1) events[i] = ring[(start + i) % KEPT_EVENTS];
+    if (ring.length < KEPT_EVENTS) return ring.slice();
+    const events = new Array(KEPT_EVENTS);
+    const start = this._recorded - KEPT_EVENTS;
+    for (let i = 0; i < KEPT_EVENTS; i += 1) events[i] = ring[(start + i) % KEPT_EVENTS];
     return events;
   }
 
