@@ -42,9 +42,10 @@ BENCH     := .build/release/anna-bench
 BENCH_OUT := .build/bench.json
 
 ## The benchmark at full sizes (a few minutes): JSON lines on stdout and in .build/bench.json, a table on stderr.
+## W1 also runs on the protocol-only core and on the do-nothing module (the host path's floor).
 bench: setup
 	$(SWIFT) build -c release --product anna-bench
-	$(BENCH) --profile full --module fixtures/protocol-module --json-out $(BENCH_OUT)
+	$(BENCH) --profile full --module fixtures/protocol-module --module fixtures/host-floor-module --json-out $(BENCH_OUT)
 
 ## The regression guard (about a minute): quick sizes against Benchmarks/baseline.json; fails when a figure is >30% worse.
 bench-check: setup
