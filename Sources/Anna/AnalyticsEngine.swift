@@ -198,7 +198,7 @@ public final class AnalyticsEngine {
             let numbers = try encoder.numbers.withUnsafeBufferPointer { try context.makeFloat64Array(copying: $0) }
             let interned = encoder.newStrings.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.newStrings.map(JSONValue.string)))
             let literals = encoder.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.literals.map(JSONValue.string)))
-            try bridge.apply.call([numbers, context.makeValue(.number(Double(encoder.numbers.count))), interned, literals, context.makeValue(.bool(encoder.resetTable))])
+            try bridge.apply.call([numbers, interned, literals, context.makeValue(.bool(encoder.resetTable))])
         } catch let error as JavaScriptError {
             let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
             deliver(batch, upTo: stopped, onError: onError)
@@ -251,7 +251,8 @@ public final class AnalyticsEngine {
             return
         }
         var nextError = 0
-        for (offset, result) in pending.decode() where offset < finished {
+        pending.forEach { offset, result in
+            guard offset < finished else { return }
             while nextError < errors.count, errors[nextError].0 < offset {
                 onError(batch.startIndex + errors[nextError].0, errors[nextError].1)
                 nextError += 1

@@ -236,16 +236,14 @@ public final class Manager: Sendable {
         }
         guard delegate != nil || !continuations.isEmpty else { return }
         queue.async {
+            func send(_ result: AnalyticsResult) {
+                for continuation in continuations { continuation.yield(result) }
+                delegate?.manager(self, didSend: result)
+            }
             for part in parts {
                 switch part {
-                case let .result(result):
-                    for continuation in continuations { continuation.yield(result) }
-                    delegate?.manager(self, didSend: result)
-                case let .pending(pending):
-                    for (_, result) in pending.decode() {
-                        for continuation in continuations { continuation.yield(result) }
-                        delegate?.manager(self, didSend: result)
-                    }
+                case let .result(result): send(result)
+                case let .pending(pending): pending.forEach { _, result in send(result) }
                 }
             }
         }

@@ -80,13 +80,14 @@ enum ModuleBridgeScript {
     return result;
   }
 
-  function apply(batch, length, interned, batchLiterals, reset) {
+  function apply(batch, interned, batchLiterals, reset) {
     if (reset) strings = [];
     if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
     literals = batchLiterals === null ? [] : batchLiterals;
     numbers = batch;
     at = 0;
     operation = 0;
+    const length = batch.length;
     while (at < length) {
       const code = numbers[at++];
       time = numbers[at++];

@@ -12,9 +12,8 @@ struct PendingResults: Sendable {
 
     static let slowMarker = "\u{0}anna-slow"
 
-    /// The results as (operation offset, result), in order.
-    func decode() -> [(Int, AnalyticsResult)] {
-        var results: [(Int, AnalyticsResult)] = []
+    /// Decodes the results and hands each to `body` with its operation's offset, in order.
+    func forEach(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) {
         var position = 0
         var operation = 0
         var metaID = -1
@@ -32,10 +31,9 @@ struct PendingResults: Sendable {
                         value = slowValues[Int(index)]
                     }
                     let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
-                    results.append((operation, AnalyticsResult(value: value, meta: meta)))
+                    body(operation, AnalyticsResult(value: value, meta: meta))
                 }
             }
         }
-        return results
     }
 }

@@ -26,15 +26,10 @@ struct RunCommand: ParsableCommand {
     var meta = false
 
     func run() throws {
-        let console = try stream.makeConsole()
-        var count = 0
         let withMeta = meta
-        let engine = try module.loadEngine(console: console) { result in
-            count += 1
+        let (_, summary) = try StreamReplay.replay(stream, through: module) { result in
             printOutput(withMeta ? Self.metaLine(for: result) : result.value.jsonText)
         }
-        let reader = try stream.openStream()
-        let summary = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing) { count }.run()
         try StreamReplay.finish(summary)
     }
 

@@ -26,12 +26,7 @@ struct SnapshotCommand: ParsableCommand {
     var format: Format = .markup
 
     func run() throws {
-        let console = try stream.makeConsole()
-        var count = 0
-        let engine = try module.loadEngine(console: console) { _ in count += 1 }
-        let reader = try stream.openStream()
-        let summary = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing) { count }.run()
-        engine.time = nil
+        let (engine, summary) = try StreamReplay.replay(stream, through: module) { _ in }
         switch format {
         case .markup: printOutput(try engine.snapshot(format: .markup))
         case .json: printOutput(try engine.snapshot(format: .json))

@@ -12,14 +12,30 @@ struct StreamReplay {
         var results = 0
         var skippedLines = 0
         var coreErrors = 0
-        /// The line number of the malformed line that stopped the replay, if any.
-        var stoppedAtLine: Int?
+        /// Whether a malformed line stopped the replay.
+        var stopped = false
     }
 
     let engine: AnalyticsEngine
     let reader: LineReader
     let keepGoing: Bool
     let resultCount: () -> Int
+
+    /// Loads the module, then replays the whole stream through it; `onResult` sees each
+    /// result as it comes.
+    static func replay(
+        _ stream: StreamOptions, through module: ModuleOptions, onResult: @escaping (AnalyticsResult) -> Void
+    ) throws -> (engine: AnalyticsEngine, summary: Summary) {
+        let console = try stream.makeConsole()
+        var count = 0
+        let engine = try module.loadEngine(console: console) { result in
+            count += 1
+            onResult(result)
+        }
+        let reader = try stream.openStream()
+        let summary = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing) { count }.run()
+        return (engine, summary)
+    }
 
     /// Runs the whole stream.
     func run() -> Summary {
@@ -38,7 +54,7 @@ struct StreamReplay {
                     summary.skippedLines += 1
                     continue
                 }
-                summary.stoppedAtLine = summary.lines
+                summary.stopped = true
                 break
             }
             engine.time = record.time
@@ -70,6 +86,6 @@ struct StreamReplay {
         if summary.skippedLines > 0 || summary.coreErrors > 0 {
             printError("anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, \(summary.skippedLines) malformed lines skipped, \(summary.coreErrors) errors")
         }
-        if summary.stoppedAtLine != nil { throw ExitCodes.malformedStream }
+        if summary.stopped { throw ExitCodes.malformedStream }
     }
 }

@@ -6,7 +6,6 @@ import Foundation
 struct TaskFileChecker {
     /// What one file holds.
     struct FileReport {
-        var path: String
         var patterns: [(line: Int?, pattern: String)] = []
         var problems: [(line: Int?, message: String)] = []
     }
@@ -25,10 +24,13 @@ struct TaskFileChecker {
         return files.sorted()
     }
 
-    /// Checks one file in a fresh runtime: compiles it (syntax), then runs it with a
-    /// collecting `match` that validates each pattern with the bundled core's grammar.
+    /// Checks one file in a fresh runtime: requires it (as a run would; a syntax error is
+    /// reported with its line) with a collecting `match` that validates each pattern with
+    /// the bundled core's grammar.
     func check(_ file: String) -> FileReport {
-        var report = FileReport(path: file)
+        var report = FileReport()
+        // Modules are known by their real paths; errors and stacks name those.
+        let file = LocalFileAccess().canonicalPath(file)
         let core = BundledCore.folderURL.path
         do {
             let runtime = try CommonJSRuntime(
@@ -36,14 +38,6 @@ struct TaskFileChecker {
                 configuration: .init(
                     searchPaths: [ModulePath.directory(of: core)], allowedRoots: [taskFolder, core],
                     console: Console(output: MemoryOutputSink()), baseDirectory: taskFolder))
-            let source = try String(contentsOfFile: file, encoding: .utf8)
-            do {
-                _ = try runtime.context.compileFunction(
-                    parameters: ["exports", "require", "module", "__filename", "__dirname"], body: source, sourceURL: file)
-            } catch let error as JavaScriptError {
-                report.problems.append((error.exception?.line, "\(error.exception?.name ?? "Error"): \(error.exception?.message ?? "\(error)")"))
-                return report
-            }
             let collect = try runtime.context.evaluate(Self.collectorSource, sourceURL: "anna:check.js")
             let parsePattern = try runtime.require("anna").property("parsePattern")
             let found = try collect.call([runtime.context.makeValue(.string(file)), parsePattern]).toJSON()

@@ -1,7 +1,7 @@
 import CoreJS
 
 /// Expected results, in the spirit of Tracer traces: the items a run must produce.
-struct Trace: Equatable {
+struct Trace {
     /// The trace's name in reports.
     var name: String
     /// The results expected, compared as JSON values (key order ignored).

@@ -1,9 +1,9 @@
 import CoreJS
 
 /// How one trace fared against the results of a run.
-struct TraceCheck: Equatable {
+struct TraceCheck {
     /// What became of one expected item.
-    enum Outcome: Equatable {
+    enum Outcome {
         /// Found (in order, when order is enforced).
         case matched(position: Int)
         /// Never produced (or produced fewer times than listed).
@@ -20,12 +20,6 @@ struct TraceCheck: Equatable {
 
     var passed: Bool {
         duplicates.isEmpty && outcomes.allSatisfy { if case .matched = $0.outcome { return true } else { return false } }
-    }
-
-    static func == (lhs: TraceCheck, rhs: TraceCheck) -> Bool {
-        lhs.trace == rhs.trace && lhs.outcomes.map(\.item) == rhs.outcomes.map(\.item)
-            && lhs.outcomes.map(\.outcome) == rhs.outcomes.map(\.outcome)
-            && lhs.duplicates.map(\.item) == rhs.duplicates.map(\.item) && lhs.duplicates.map(\.count) == rhs.duplicates.map(\.count)
     }
 
     /// Checks `trace` against `results`.

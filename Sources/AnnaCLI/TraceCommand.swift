@@ -38,11 +38,8 @@ struct TraceCommand: ParsableCommand {
             printError("anna: \(error)")
             throw ExitCodes.malformedStream
         }
-        let console = try stream.makeConsole()
         var results: [JSONValue] = []
-        let engine = try module.loadEngine(console: console) { results.append($0.value) }
-        let reader = try stream.openStream()
-        let summary = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing) { results.count }.run()
+        let (_, summary) = try StreamReplay.replay(stream, through: module) { results.append($0.value) }
         let report = TraceReport(traces: traces, results: results)
         printOutput(report.text)
         if let junit {

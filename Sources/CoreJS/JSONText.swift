@@ -46,7 +46,38 @@ extension JSONValue {
             if abs(number) < 9.007_199_254_740_992e15 { return String(Int64(number)) }
             return String(format: "%.0f", number)
         }
-        return "\(number)"
+        return javaScriptLayout(of: number)
+    }
+
+    /// `Number.prototype.toString` (ECMAScript's Number::toString): Swift's shortest
+    /// round-trip digits, laid out as JavaScript does (`0.00001`, not `1e-05`; `1e-7`).
+    private static func javaScriptLayout(of number: Double) -> String {
+        let text = "\(abs(number))"  // the same shortest digits, in Swift's layout: "1.2e-05"
+        let parts = text.split(separator: "e")
+        let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        let whole = mantissa[0], fraction = mantissa.count > 1 ? mantissa[1] : ""
+        var digits = Array(whole + fraction)
+        // The decimal point stands after `point` digits (negative: zeros before them).
+        var point = whole.count + (parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
+        while digits.count > 1, digits.first == "0" {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > 1, digits.last == "0" { digits.removeLast() }
+        let shown = String(digits)
+        let laidOut: String
+        if digits.count <= point, point <= 21 {
+            laidOut = shown + String(repeating: "0", count: point - digits.count)
+        } else if 0 < point, point <= 21 {
+            laidOut = shown.prefix(point) + "." + shown.dropFirst(point)
+        } else if -6 < point, point <= 0 {
+            laidOut = "0." + String(repeating: "0", count: -point) + shown
+        } else {
+            let exponent = point - 1
+            laidOut = shown.prefix(1) + (digits.count > 1 ? "." + shown.dropFirst() : "")
+                + "e" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+        }
+        return number < 0 ? "-" + laidOut : laidOut
     }
 
     private static func writeString(_ string: String, to output: inout String) {
@@ -99,17 +130,7 @@ extension JSONValue {
     ///
     /// - Throws: ``JSONParseError`` naming the column of the first problem.
     public init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws {
-        self = try {
-            var parser = JSONParser(bytes: bytes)
-            do {
-                return try parser.parseDocument()
-            } catch let failure as JSONParser.Failure {
-                // Columns count characters (Unicode scalars), not bytes.
-                let prefix = UnsafeBufferPointer(rebasing: bytes[..<min(failure.offset, bytes.count)])
-                let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
-                throw JSONParseError(reason: failure.reason, column: column)
-            }
-        }()
+        self = try JSONParser.run(on: bytes) { try $0.parseDocument() }
     }
 }
 
@@ -124,13 +145,7 @@ extension JSONValue {
     public static func forEachElement(
         ofArrayUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONValue) throws -> Void
     ) throws {
-        var parser = JSONParser(bytes: bytes)
-        parser.cutsDeepContainers = true
-        do {
-            try parser.parseArrayElements(body)
-        } catch let failure as JSONParser.Failure {
-            throw JSONParseError(reason: failure.reason, column: failure.offset + 1)
-        }
+        try JSONParser.run(on: bytes, cuttingDeepContainers: true) { try $0.parseArrayElements(body) }
     }
 }
 
@@ -149,11 +164,27 @@ private struct JSONParser {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
+    /// Runs `parse` over `bytes`, turning a failure into a ``JSONParseError`` whose column
+    /// counts characters (Unicode scalars), not bytes.
+    static func run<Result>(
+        on bytes: UnsafeBufferPointer<UInt8>, cuttingDeepContainers: Bool = false,
+        _ parse: (inout JSONParser) throws -> Result
+    ) throws -> Result {
+        var parser = JSONParser(bytes: bytes)
+        parser.cutsDeepContainers = cuttingDeepContainers
+        do {
+            return try parse(&parser)
+        } catch let failure as Failure {
+            let prefix = UnsafeBufferPointer(rebasing: bytes[..<min(failure.offset, bytes.count)])
+            let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
+            throw JSONParseError(reason: failure.reason, column: column)
+        }
+    }
+
     mutating func parseDocument() throws -> JSONValue {
         skipWhitespace()
         let value = try parseValue()
-        skipWhitespace()
-        if position < bytes.count { throw failure("unexpected text after the JSON value") }
+        try finishDocument()
         return value
     }
 
@@ -161,27 +192,35 @@ private struct JSONParser {
     mutating func parseArrayElements(_ body: (JSONValue) throws -> Void) throws {
         skipWhitespace()
         guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
+        try readElements(body)
+        try finishDocument()
+    }
+
+    private mutating func finishDocument() throws {
+        skipWhitespace()
+        if position < bytes.count { throw failure("unexpected text after the JSON value") }
+    }
+
+    /// Reads `[ value, … ]` from the opening bracket on, handing each value to `body`.
+    private mutating func readElements(_ body: (JSONValue) throws -> Void) throws {
         position += 1
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             position += 1
-        } else {
-            while true {
-                skipWhitespace()
-                try body(try parseValue())
-                skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    position += 1
-                } else if current == UInt8(ascii: "]") {
-                    position += 1
-                    break
-                } else {
-                    throw failure("expected ',' or ']' in an array")
-                }
+            return
+        }
+        while true {
+            skipWhitespace()
+            try body(try parseValue())
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return
+            default: throw failure("expected ',' or ']' in an array")
             }
         }
-        skipWhitespace()
-        if position < bytes.count { throw failure("unexpected text after the JSON value") }
     }
 
     private func failure(_ reason: String) -> Failure {
@@ -291,25 +330,9 @@ private struct JSONParser {
         if let skipped = try skippedDeepContainer() { return skipped }
         try enterContainer()
         defer { depth -= 1 }
-        position += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return .array(elements)
-            default: throw failure("expected ',' or ']' in an array")
-            }
-        }
+        try readElements { elements.append($0) }
+        return .array(elements)
     }
 
     private mutating func parseHexQuad() throws -> UInt32 {

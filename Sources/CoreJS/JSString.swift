@@ -28,3 +28,8 @@ extension String {
         self = String(decoding: UnsafeBufferPointer(start: characters, count: length), as: UTF16.self)
     }
 }
+
+/// `object[name]` without the exception (a getter that throws reads as `nil`).
+func propertyValue(_ context: JSContextRef, _ object: JSObjectRef, _ name: String) -> JSValueRef? {
+    withJSString(name) { JSObjectGetProperty(context, object, $0, nil) }
+}

@@ -235,7 +235,7 @@ public final class JavaScriptContext {
                 name: "Error", message: describe(thrown), thrownValue: jsonValue(from: thrown))
         }
         func member(_ key: String) -> JSValueRef? {
-            let value = withJSString(key) { JSObjectGetProperty(contextRef, object, $0, nil) }
+            let value = propertyValue(contextRef, object, key)
             guard let value, !JSValueIsUndefined(contextRef, value), !JSValueIsNull(contextRef, value) else {
                 return nil
             }

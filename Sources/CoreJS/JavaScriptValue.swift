@@ -174,7 +174,7 @@ public final class JavaScriptValue {
 
     private var functionName: String {
         guard let object = objectRef,
-            let name = withJSString("name", { JSObjectGetProperty(contextRef, object, $0, nil) }),
+            let name = propertyValue(contextRef, object, "name"),
             JSValueIsString(contextRef, name)
         else { return "a function" }
         let text = context.describe(name)

@@ -65,7 +65,7 @@ extension JavaScriptContext {
     }
 
     private func convertArray(_ array: JSObjectRef, ancestors: inout [JSObjectRef]) -> [JSONValue] {
-        let lengthRef = withJSString("length") { JSObjectGetProperty(contextRef, array, $0, nil) }
+        let lengthRef = propertyValue(contextRef, array, "length")
         let length = lengthRef.map { Int(JSValueToNumber(contextRef, $0, nil)) } ?? 0
         var elements: [JSONValue] = []
         elements.reserveCapacity(length)
@@ -94,7 +94,7 @@ extension JavaScriptContext {
     }
 
     private func isoString(of date: JSObjectRef) -> JSONValue {
-        guard let method = withJSString("toISOString", { JSObjectGetProperty(contextRef, date, $0, nil) }),
+        guard let method = propertyValue(contextRef, date, "toISOString"),
             let function = JSValueToObject(contextRef, method, nil),
             let text = JSObjectCallAsFunction(contextRef, function, date, 0, nil, nil)
         else { return .null }
@@ -104,7 +104,7 @@ extension JavaScriptContext {
     /// `name` and `message` (not enumerable on errors) followed by the own enumerable members.
     private func errorSummary(of error: JSObjectRef, ancestors: inout [JSObjectRef]) -> JSONValue {
         func text(_ key: String) -> String {
-            withJSString(key) { JSObjectGetProperty(contextRef, error, $0, nil) }.map(describe) ?? ""
+            propertyValue(contextRef, error, key).map(describe) ?? ""
         }
         var members: OrderedDictionary<String, JSONValue> = ["name": .string(text("name")), "message": .string(text("message"))]
         members.merge(convertObject(error, ancestors: &ancestors)) { _, enumerable in enumerable }

@@ -122,17 +122,21 @@ struct SnapshotTraceCheckTests {
             "module/task/index.js": "match('/home/ana-appeared', () => 1);\nmatch(['list/item/tap', 'tap'], () => 2);\n",
             "module/task/Shop/Cart.js": "// cart\nmatch('cart//tap', () => 1);\n",
             "module/task/Broken.js": "match('a/tap', () => 1);\nmatch('b/tap', () => ;\n",
+            // A `#!` line loads in a run, so it passes the check too.
+            "module/task/Tool.js": "#!/usr/bin/env node\nmatch('tool/tap', () => 3);\n",
         ])
         let output = try AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
         #expect(output.stdoutLines == [
             "Broken.js",
             "Shop/Cart.js",
+            "Tool.js",
+            "  2:\ttool/tap",
             "index.js",
             "  1:\t/home/ana-appeared",
             "  2:\tlist/item/tap",
             "  2:\ttap",
-            "3 files, 3 patterns, 2 problems",
+            "4 files, 4 patterns, 2 problems",
         ])
         let folder = workspace.file("module/task")
         #expect(output.stderrLines.count == 2)

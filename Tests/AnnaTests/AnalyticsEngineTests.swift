@@ -87,16 +87,12 @@ struct AnalyticsEngineTests {
 
     @Test("a failing task does not stop the others; its failure names task, path and event")
     func taskFailure() throws {
-        let files = InMemoryFileAccess([
-            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "/m/task/index.js": """
-                match('screen/tap', () => 'first');
-                match('screen/tap', (node) => { throw new RangeError('bad index ' + node.index) });
-                match('tap', () => 'third');
-                """,
-        ])
         let collector = Collector()
-        let engine = try inMemoryEngine(files, into: collector)
+        let engine = try taskEngine("""
+            match('screen/tap', () => 'first');
+            match('screen/tap', (node) => { throw new RangeError('bad index ' + node.index) });
+            match('tap', () => 'third');
+            """, into: collector)
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "screen", index: 5)
         let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "tap", nodeID: NodeID(2)) }
@@ -143,12 +139,8 @@ struct AnalyticsEngineTests {
 
     @Test("the clock the host sets is the clock tasks see")
     func hostClock() throws {
-        let files = InMemoryFileAccess([
-            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "/m/task/index.js": "match('tick', (node) => node.latestEvent().attributes.time)",
-        ])
         let collector = Collector()
-        let engine = try inMemoryEngine(files, into: collector)
+        let engine = try taskEngine("match('tick', (node) => node.latestEvent().attributes.time)", into: collector)
         engine.time = 1_700_000_000_000
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.recordEvent(name: "tick", nodeID: NodeID(1))
@@ -160,12 +152,8 @@ struct AnalyticsEngineTests {
 
     @Test("a task that never ends is stopped; the next event is handled")
     func runawayTask() throws {
-        let files = InMemoryFileAccess([
-            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "/m/task/index.js": "match('spin', () => { for (;;) {} }); match('ok', () => 'fine')",
-        ])
         let collector = Collector()
-        let engine = try inMemoryEngine(files, limit: 0.2, into: collector)
+        let engine = try taskEngine("match('spin', () => { for (;;) {} }); match('ok', () => 'fine')", limit: 0.2, into: collector)
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "spin", nodeID: NodeID(1)) }
         #expect(error?.description.contains("execution time limit exceeded: recording 'spin' on node 1") == true)
@@ -175,16 +163,12 @@ struct AnalyticsEngineTests {
 
     @Test("a task stopped by the time limit inside a batch is blamed once; the others run once")
     func timeLimitInBatch() throws {
-        let files = InMemoryFileAccess([
-            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "/m/task/index.js": """
-                match('spin', () => { for (;;) {} });
-                match('tap', (node) => node.latestEvent().attributes.n);
-                match('count', (node) => { let n = 0; for (let i = 0; i < 10; i++) { const e = node.ancestor(0); } return globalThis.taps = (globalThis.taps || 0) + 1; });
-                """,
-        ])
         let collector = Collector()
-        let engine = try inMemoryEngine(files, limit: 0.3, into: collector)
+        let engine = try taskEngine("""
+            match('spin', () => { for (;;) {} });
+            match('tap', (node) => node.latestEvent().attributes.n);
+            match('count', (node) => { let n = 0; for (let i = 0; i < 10; i++) { const e = node.ancestor(0); } return globalThis.taps = (globalThis.taps || 0) + 1; });
+            """, limit: 0.3, into: collector)
         var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
         for n in 0..<20 { operations.append(TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": .number(Double(n))]))) }
         operations.append(TimedOperation(.event(id: NodeID(1), name: "spin", properties: [:])))
@@ -199,17 +183,13 @@ struct AnalyticsEngineTests {
 
     @Test("results nested deeper than the parser reads, and cyclic results, arrive with the right meta")
     func unusualResults() throws {
-        let files = InMemoryFileAccess([
-            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "/m/task/index.js": """
-                match('deep', () => { let v = 'bottom'; for (let i = 0; i < 600; i++) v = [v]; return v; });
-                match('cycle', () => { const o = { name: 'loop' }; o.self = o; return o; });
-                match('error', () => new RangeError('as data'));
-                match('plain', (node) => node.path);
-                """,
-        ])
         let collector = Collector()
-        let engine = try inMemoryEngine(files, into: collector)
+        let engine = try taskEngine("""
+            match('deep', () => { let v = 'bottom'; for (let i = 0; i < 600; i++) v = [v]; return v; });
+            match('cycle', () => { const o = { name: 'loop' }; o.self = o; return o; });
+            match('error', () => new RangeError('as data'));
+            match('plain', (node) => node.path);
+            """, into: collector)
         var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
         for event in ["deep", "plain", "cycle", "error", "plain"] {
             operations.append(TimedOperation(.event(id: NodeID(1), name: event, properties: [:])))
@@ -230,12 +210,8 @@ struct AnalyticsEngineTests {
 
     @Test("property strings reach tasks byte for byte (NUL, decomposed characters)")
     func exactStrings() throws {
-        let files = InMemoryFileAccess([
-            "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "/m/task/index.js": "match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])",
-        ])
         let collector = Collector()
-        let engine = try inMemoryEngine(files, into: collector)
+        let engine = try taskEngine("match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])", into: collector)
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.recordEvent(name: "say", properties: ["text": "\u{E9}"], nodeID: NodeID(1))
         try engine.recordEvent(name: "say", properties: ["text": "e\u{301}"], nodeID: NodeID(1))
@@ -288,6 +264,11 @@ struct AnalyticsEngineTests {
         try engineV2.recordEvent(name: "tap", nodeID: NodeID(1))
         #expect(first.results.map(\.value) == ["v1"])
         #expect(second.results.map(\.value) == ["v2"])
+    }
+
+    /// An engine on an in-memory module whose task folder holds `tasks` in `index.js`.
+    private func taskEngine(_ tasks: String, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {
+        try engine(URL(fileURLWithPath: "/m"), files: moduleFiles(tasks: tasks), limit: limit, into: collector)
     }
 
     private func inMemoryEngine(_ files: any FileAccess, debug: Bool = false, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {

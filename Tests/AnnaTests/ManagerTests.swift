@@ -69,6 +69,7 @@ struct ManagerTests {
         await manager.flush()
         #expect(delegate.values == [1, 2, 3])
         #expect(screen.registeredNodeID != nil)
+        withExtendedLifetime(link) {}
     }
 
     @Test("sub-analyzers: keyed children, indexed arrays and subAnalyzableKeys")
@@ -97,7 +98,6 @@ struct ManagerTests {
     func focus() async throws {
         let (manager, delegate) = manager(tasks: "match('appear', (node) => node.path)")
         let app = HostApplication(manager: manager)
-        let master = HostObject()
         let masterLink = ChainLink(next: app)
         let masterAnalyzer = Analyzer(owner: masterLink)
         masterAnalyzer.enable(naming: "master")
@@ -114,7 +114,8 @@ struct ManagerTests {
         other.record("appear")
         await manager.flush()
         #expect(delegate.values == ["/master/cell/detail", "/master/cell/detail/other"])
-        withExtendedLifetime(master) {}
+        // Analyzers hold their owners (and the root its focus) weakly: keep them to the end.
+        withExtendedLifetime((cell, masterLink)) {}
     }
 
     @Test("moving a sub to another index re-registers it; detach and deinit deregister")

@@ -18,6 +18,15 @@ struct JSONValueTests {
         #expect(context.makeValue(value).toJSON() == value)
     }
 
+    @Test("numbers are written as JavaScript writes them", arguments: [
+        0.5, -0.25, 123.456, 1e-5, 1.2e-5, -3.25e-6, 1e-7, 1.5e-300, 1e21, 2.5e22, 1e300, 9_007_199_254_740_994, 0.1 + 0.2,
+    ])
+    func numbersAsJavaScript(_ number: Double) throws {
+        let stringify = try context.evaluate("(function (n) { return JSON.stringify(n) })", sourceURL: "/t.js")
+        let expected = try stringify.call([JSONValue.number(number)]).toJSON().stringValue
+        #expect(JSONValue.number(number).jsonText == expected)
+    }
+
     @Test("a large array of objects survives garbage collection while it is built")
     func largeArrays() throws {
         let value = JSONValue.array((0..<100_000).map { .object(["n": .number(Double($0)), "s": .string("item \($0)")]) })

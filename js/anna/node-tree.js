@@ -13,6 +13,19 @@ const { Node } = require('./node');
 
 const NO_KEYS = Object.freeze([]);
 
+/** The node table's key for a valid ID, or null: `parseID(id).key` without its allocations. */
+function keyOf(id) {
+  if (typeof id === 'number') return Number.isFinite(id) ? id : null;
+  if (!Array.isArray(id) || id.length === 0) return null;
+  const owner = id[0];
+  if (typeof owner !== 'number' || !Number.isFinite(owner)) return null;
+  for (let i = 1; i < id.length; i += 1) {
+    const key = id[i];
+    if (!(typeof key === 'string' || (typeof key === 'number' && Number.isFinite(key)))) return null;
+  }
+  return id.length === 1 ? owner : JSON.stringify(id);
+}
+
 /** `{ key, owner, keys }` for a valid ID, or null. */
 function parseID(id) {
   if (typeof id === 'number') return Number.isFinite(id) ? { key: id, owner: id, keys: NO_KEYS } : null;
@@ -47,19 +60,25 @@ class NodeTree {
   constructor() {
     this._nodes = new Map(); // key -> Node
     this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
-    this._ownerCount = 0; // owners with a node under a plain or a keyed ID
     this._root = null;
   }
 
   get root() { return this._root; }
   get size() { return this._nodes.size; }
-  get ownerCount() { return this._ownerCount; }
+  /** Owners with a node under a plain or a keyed ID (for stats; counted, not kept). */
+  get ownerCount() {
+    let count = this._keyedOwners.size;
+    for (const key of this._nodes.keys()) {
+      if (typeof key === 'number' && !this._keyedOwners.has(key)) count += 1;
+    }
+    return count;
+  }
 
   /** The node for an ID, or undefined (also for malformed IDs). Hot: no allocation for numbers. */
   find(id) {
     if (typeof id === 'number') return this._nodes.get(id);
-    const parsed = parseID(id);
-    return parsed === null ? undefined : this._nodes.get(parsed.key);
+    const key = keyOf(id);
+    return key === null ? undefined : this._nodes.get(key);
   }
 
   /**
@@ -119,7 +138,6 @@ class NodeTree {
     const node = new Node(storedID, parent, name,
       index === undefined ? null : index,
       attributes ? Object.assign({}, attributes) : null, createdAt);
-    if (!this._hasOwner(parsed.owner)) this._ownerCount += 1;
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     if (parent === null) this._root = node;
@@ -169,29 +187,11 @@ class NodeTree {
       const { key, owner, keys } = parseID(node._id);
       this._nodes.delete(key);
       if (keys.length > 0) this._removeKeyed(owner, key);
-      if (!this._hasOwner(owner)) this._ownerCount -= 1;
       if (node === this._root) this._root = null;
       node._release();
       removed += 1;
     }
     return removed;
-  }
-
-  /** Calls `visit` on every node, parents before children, in registration order. */
-  forEach(visit) {
-    if (this._root === null) return;
-    const stack = [this._root];
-    while (stack.length > 0) {
-      const node = stack.pop();
-      visit(node);
-      if (node._children === null) continue;
-      const children = Array.from(node._children);
-      for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]);
-    }
-  }
-
-  _hasOwner(owner) {
-    return this._nodes.has(owner) || this._keyedOwners.has(owner);
   }
 
   // Most owners of keyed IDs have one, so its key is stored as is; a Set only for several.

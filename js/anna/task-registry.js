@@ -59,7 +59,7 @@ class TaskRegistry {
     }
   }
 
-  /** Removes tasks; an event left with none loses its bucket. */
+  /** Removes tasks added before; an event left with none loses its bucket. */
   drop(tasks) {
     if (tasks.length === 0) return;
     const dropped = new Set(tasks);
@@ -68,24 +68,16 @@ class TaskRegistry {
     for (const event of events) {
       const bucket = this._buckets.get(event);
       if (bucket === undefined) continue;
-      const before = this._countBucket(bucket);
       bucket.general = bucket.general.filter(keep);
       for (const [name, list] of Array.from(bucket.byName)) {
         const kept = list.filter(keep);
         if (kept.length === 0) bucket.byName.delete(name);
         else bucket.byName.set(name, kept);
       }
-      const after = this._countBucket(bucket);
-      this._count -= before - after;
       bucket.byPath = new Map(); // no list keeps a dropped task alive
-      if (after === 0) this._buckets.delete(event);
+      if (bucket.general.length === 0 && bucket.byName.size === 0) this._buckets.delete(event);
     }
-  }
-
-  _countBucket(bucket) {
-    let count = bucket.general.length;
-    for (const list of bucket.byName.values()) count += list.length;
-    return count;
+    this._count -= dropped.size;
   }
 
   /** How many task lists are cached per path, over all events. */
@@ -106,16 +98,12 @@ class TaskRegistry {
     if (bucket === undefined) return NONE;
     let tasks = bucket.byPath.get(node._path);
     if (tasks === undefined) {
-      tasks = this._match(node, bucket);
+      this._computed += 1;
+      tasks = this._collect(node, bucket);
       if (bucket.byPath.size >= PATH_LISTS_LIMIT) bucket.byPath = new Map();
       bucket.byPath.set(node._path, tasks);
     }
     return tasks;
-  }
-
-  _match(node, bucket) {
-    this._computed += 1;
-    return this._collect(node, bucket);
   }
 
   _collect(node, bucket) {
@@ -134,8 +122,10 @@ class TaskRegistry {
         task = general[j];
         j += 1;
       }
-      // One match() call with several patterns runs once per event: its first accepting pattern.
-      if (acceptsNode(task.pattern, node) && !(matched !== null && matched.some((m) => m.group === task.group))) {
+      // One match() call with several patterns runs once per event: its first accepting
+      // pattern. A call's tasks have consecutive sequence numbers, so they meet in a row here.
+      const sameCallMatched = matched !== null && matched[matched.length - 1].group === task.group;
+      if (!sameCallMatched && acceptsNode(task.pattern, node)) {
         if (matched === null) matched = [];
         matched.push(task);
       }
