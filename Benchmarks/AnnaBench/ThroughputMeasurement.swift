@@ -30,7 +30,7 @@ struct ThroughputMeasurement {
         let source = TaskGenerator.source(tasks, screens: screens, patterns: patterns)
         let workspace = try module.workspace(tasks: source)
         let manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
-        let counter = ResultCounter()
+        let counter = ResultCounter(expectedTotal: EventMix.expectedResults(events: events).total)
         manager.delegate = counter
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
 

@@ -71,7 +71,12 @@ public final class AnalyticsEngine {
     var resultSink: ((PendingResults) -> Void)?
     private let manager: JavaScriptValue
     private let bridge: BridgeFunctions
+    /// Encodes the operations given to ``apply(_:onError:)`` (the manager brings its own).
     private var encoder = OperationEncoder()
+    private var encoderTable = StringTableMirror()
+    /// Per bridge table, the mirror's generation and string count JavaScript holds (`nil`:
+    /// unknown, so the next batch sends the whole table).
+    private var tablesSent: [BridgeTable: (generation: Int, count: Int)] = [:]
     private var metas: [ResultMeta] = []
 
     /// Loads the module and constructs its manager.
@@ -153,13 +158,36 @@ public final class AnalyticsEngine {
     /// Applies a slice of operations like the array version does; error positions
     /// are indices of the slice (those of the array it is cut from).
     public func apply(_ operations: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
-        var start = operations.startIndex
-        while start < operations.endIndex {
-            let end = min(start + batchSize, operations.endIndex)
-            start = run(operations[start..<end], onError: onError)
-        }
+        guard !operations.isEmpty else { return }
+        encoder.beginBatch()
+        for item in operations { encoder.encode(item.operation, time: item.time ?? time) }
+        encoderTable.add(encoder.batch)
+        let base = operations.startIndex
+        apply(encoder.batch, 0..<operations.count, table: .engine, strings: encoderTable,
+              operation: { operations[base + $0].operation }) { onError(base + $0, $1) }
     }
 
+    /// Which interned table of the bridge a batch's string numbers refer to.
+    enum BridgeTable: Int {
+        /// The engine's own encoder's (``apply(_:onError:)``).
+        case engine = 0
+        /// The encoder of the ``Manager`` that drives this engine.
+        case manager = 1
+    }
+
+    /// Applies operations `range` of an encoded batch, like ``apply(_:onError:)`` (error
+    /// positions are indices of the batch). `strings` is the table after `batch`; missing
+    /// strings are sent first. `operation` reads an operation back for error messages.
+    func apply(
+        _ batch: EncodedOperations, _ range: Range<Int>, table: BridgeTable, strings: StringTableMirror,
+        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+    ) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + batchSize, range.upperBound)
+            start = run(batch, start..<end, table: table, strings: strings, operation: operation, onError: onError)
+        }
+    }
     /// The snapshot of the tree in `format`.
     public func snapshot(format: SnapshotFormat = .markup) throws -> String {
         try call("snapshot", [.string(format.rawValue)], describing: "taking a \(format.rawValue) snapshot").toString()
@@ -185,37 +213,42 @@ public final class AnalyticsEngine {
     /// reported and the others go on; one that the time limit stops is blamed (it was running
     /// when the limit hit; it is not run again, as it may have half happened) and the next
     /// batches start small.
-    private func run(_ batch: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) -> Int {
+    private func run(
+        _ batch: EncodedOperations, _ range: Range<Int>, table: BridgeTable, strings: StringTableMirror,
+        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+    ) -> Int {
         if metas.count >= OperationEncoder.tableLimit {
             _ = try? bridge.forgetMetas.call([JavaScriptValue]())
             metas.removeAll(keepingCapacity: true)
         }
-        encoder.beginBatch()
-        for item in batch { encoder.encode(item.operation, time: item.time ?? time) }
         let context = runtime.context
         let started = ContinuousClock.now
         do {
-            let numbers = try encoder.numbers.withUnsafeBufferPointer { try context.makeFloat64Array(copying: $0) }
-            let interned = encoder.newStrings.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.newStrings.map(JSONValue.string)))
-            let literals = encoder.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(encoder.literals.map(JSONValue.string)))
-            try bridge.apply.call([numbers, interned, literals, context.makeValue(.bool(encoder.resetTable))])
+            let sent = tablesSent[table].flatMap { $0.generation == strings.generation && $0.count <= strings.strings.count ? $0.count : nil }
+            let missing = strings.strings[(sent ?? 0)...]
+            let numbers = try batch.numbers(of: range).withUnsafeBufferPointer { try context.makeFloat64Array(copying: $0) }
+            let interned = missing.isEmpty ? context.makeValue(.null) : context.makeValue(.array(missing.map(JSONValue.string)))
+            let literals = batch.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(batch.literals.map(JSONValue.string)))
+            let arguments = [numbers, context.makeValue(.number(Double(table.rawValue))), interned, literals, context.makeValue(.bool(sent == nil))]
+            tablesSent[table] = (strings.generation, strings.strings.count)  // the bridge takes them in before the operations
+            try bridge.apply.call(arguments)
         } catch let error as JavaScriptError {
             let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
-            deliver(batch, upTo: stopped, onError: onError)
-            let position = min(batch.startIndex + stopped, batch.endIndex - 1)
-            onError(position, Self.failure(of: batch[position].operation, error))
+            deliver(range, upTo: stopped, operation: operation, onError: onError)
+            let position = min(range.lowerBound + stopped, range.upperBound - 1)
+            onError(position, Self.failure(of: operation(position), error))
             batchSize = 1
             return position + 1
         } catch {
-            encoder.invalidate()
-            for position in batch.indices {
-                onError(position, .operationFailed(operation: batch[position].operation.summary, .typeMismatch("\(error)")))
+            tablesSent[table] = nil
+            for position in range {
+                onError(position, .operationFailed(operation: operation(position).summary, .typeMismatch("\(error)")))
             }
-            return batch.endIndex
+            return range.upperBound
         }
-        deliver(batch, upTo: batch.count, onError: onError)
-        adjustBatchSize(after: ContinuousClock.now - started, operations: batch.count)
-        return batch.endIndex
+        deliver(range, upTo: range.count, operation: operation, onError: onError)
+        adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
+        return range.upperBound
     }
 
     private func adjustBatchSize(after elapsed: Duration, operations: Int) {
@@ -230,7 +263,9 @@ public final class AnalyticsEngine {
     /// Hands on the results and errors of the batch's first `finished` operations, in order;
     /// results of an operation that did not finish are dropped with it. With a
     /// ``resultSink`` and nothing failed, the results go there undecoded.
-    private func deliver(_ batch: ArraySlice<TimedOperation>, upTo finished: Int, onError: (Int, AnalyticsError) -> Void) {
+    private func deliver(
+        _ batch: Range<Int>, upTo finished: Int, operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+    ) {
         readNewMetas()
         let pending = takePendingResults()
         var errors: [(Int, AnalyticsError)] = []
@@ -243,7 +278,7 @@ public final class AnalyticsEngine {
                 else { continue }
                 let offset = Int(position)
                 let exception = runtime.context.exception(from: error)
-                errors.append((offset, Self.failure(of: batch[batch.startIndex + offset].operation, .exception(exception))))
+                errors.append((offset, Self.failure(of: operation(batch.lowerBound + offset), .exception(exception))))
             }
         }
         if let resultSink, errors.isEmpty, finished == batch.count {
@@ -254,13 +289,13 @@ public final class AnalyticsEngine {
         pending.forEach { offset, result in
             guard offset < finished else { return }
             while nextError < errors.count, errors[nextError].0 < offset {
-                onError(batch.startIndex + errors[nextError].0, errors[nextError].1)
+                onError(batch.lowerBound + errors[nextError].0, errors[nextError].1)
                 nextError += 1
             }
             onResult(result)
         }
         for (offset, error) in errors[nextError...] where offset < finished {
-            onError(batch.startIndex + offset, error)
+            onError(batch.lowerBound + offset, error)
         }
     }
 

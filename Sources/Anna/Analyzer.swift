@@ -38,10 +38,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private weak var superAnalyzer: Analyzer?
     private var keyedSubAnalyzers: [[NodeKey]: Analyzer] = [:]
 
-    var nodeID: NodeID?
-    var reportingManager: Manager?
-    weak var parentAnalyzer: Analyzer?
-    private var childAnalyzers: [WeakAnalyzer] = []
+    /// The node's registration; see ``liveRegistration``.
+    private var registration: NodeRegistration?
+    /// The analyzer whose node is the parent of this one's, while registered.
+    private weak var parentAnalyzer: Analyzer?
     private var pendingEvents: [PendingEvent] = []
     private var observationCancellers: [(keyPath: String, cancel: @Sendable () -> Void)] = []
 
@@ -163,8 +163,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     public func record(_ event: String, properties: JSONValue) {
         Self.lock.withLock {
             let time = Manager.now()
-            if register(), let nodeID, let manager = reportingManager {
-                manager.send(.event(id: nodeID, name: event, properties: properties), time: time)
+            if register(), let registration {
+                registration.manager.send(.event(id: registration.id, name: event, properties: properties), time: time)
             } else {
                 if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
                 pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
@@ -247,28 +247,40 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         activate()
     }
 
+    /// The node's ID while registered.
+    var nodeID: NodeID? { liveRegistration?.id }
+
+    /// The registration, unless it or an ancestor's was cancelled since; then it is
+    /// forgotten (the core removed the node with that ancestor).
+    private var liveRegistration: NodeRegistration? {
+        if let registration, !registration.isLive {
+            self.registration = nil
+            parentAnalyzer = nil
+        }
+        return registration
+    }
+
     /// Registers the node if the parent chain allows; `true` when registered.
     func register() -> Bool {
-        if nodeID != nil { return true }
+        if liveRegistration != nil { return true }
         guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp(),
-            parent.register(), let parentID = parent.nodeID, let manager = parent.reportingManager
+            parent.register(), let parentRegistration = parent.registration
         else { return false }
         let id: NodeID
         if isKeyed {
-            id = parentID.appending(.name(name)).appendingOptional(index.map(NodeKey.index))
+            id = parentRegistration.id.appending(.name(name)).appendingOptional(index.map(NodeKey.index))
         } else {
             id = NodeID(number)
         }
-        manager.send(.register(id: id, parent: parentID, name: name, index: index, namespace: namespace, attributes: nil))
+        let manager = parentRegistration.manager
+        manager.send(.register(id: id, parent: parentRegistration.id, name: name, index: index, namespace: namespace, attributes: nil))
         didRegister(id: id, manager: manager, parent: parent)
         return true
     }
 
     func didRegister(id: NodeID, manager: Manager, parent: Analyzer?) {
-        nodeID = id
-        reportingManager = manager
+        registration = NodeRegistration(id: id, manager: manager, parent: parent?.registration)
         parentAnalyzer = parent
-        parent?.childAnalyzers.append(WeakAnalyzer(self))
         let events = pendingEvents
         pendingEvents.removeAll()
         for event in events {
@@ -276,20 +288,14 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
-    /// Deregisters the node; the core removes the descendants, so they forget theirs too.
+    /// Deregisters the node; the core removes the descendants, and cancelling the
+    /// registration makes them forget theirs.
     private func unregister() {
-        guard let nodeID, let manager = reportingManager else { return }
-        parentAnalyzer?.childAnalyzers.removeAll { $0.value === self || $0.value == nil }
-        manager.send(.deregister(id: nodeID))
-        forgetRegistration()
-    }
-
-    private func forgetRegistration() {
-        nodeID = nil
+        guard let registration = liveRegistration else { return }
+        registration.cancel()
+        registration.manager.send(.deregister(id: registration.id))
+        self.registration = nil
         parentAnalyzer = nil
-        let children = childAnalyzers
-        childAnalyzers.removeAll()
-        for child in children { child.value?.forgetRegistration() }
     }
 
     /// The nearest enabled analyzer up the owner's chain, or the focused analyzer standing
@@ -314,28 +320,26 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
         guard let found, found.register(), let root = found.rootAnalyzer,
             let focus = root.focusedAnalyzer, root.focusSequence < enabledSequence,
-            focus !== self, focus.nodeID != nil, focus.isDescendant(of: found), !focus.isDescendant(of: self)
+            focus !== self, focus.liveRegistration != nil, focus.isDescendant(of: found), !focus.isDescendant(of: self)
         else { return found }
         return focus
     }
 
     /// Whether `ancestor` is this analyzer or above it in the registered tree.
     func isDescendant(of ancestor: Analyzer) -> Bool {
-        var current: Analyzer? = self
-        while let analyzer = current {
-            if analyzer === ancestor { return true }
-            current = analyzer.parentAnalyzer
-        }
-        return false
+        registeredLineage.contains { $0 === ancestor }
     }
 
     var rootAnalyzer: RootAnalyzer? {
-        var current: Analyzer? = self
-        while let analyzer = current {
-            if let root = analyzer as? RootAnalyzer { return root }
-            current = analyzer.parentAnalyzer
-        }
-        return nil
+        registeredLineage.lazy.compactMap { $0 as? RootAnalyzer }.first
+    }
+
+    /// This analyzer and those above it in the registered tree, nearest first (just this
+    /// one when it is not registered). A live registration means every ancestor's is live
+    /// too, so the parent links can be followed without checking each.
+    private var registeredLineage: UnfoldSequence<Analyzer, (Analyzer?, Bool)> {
+        let isRegistered = liveRegistration != nil
+        return sequence(first: self) { analyzer in isRegistered ? analyzer.parentAnalyzer : nil }
     }
 }
 
@@ -350,11 +354,6 @@ private struct PendingEvent {
     let name: String
     let properties: JSONValue
     let time: Double
-}
-
-struct WeakAnalyzer {
-    weak var value: Analyzer?
-    init(_ value: Analyzer) { self.value = value }
 }
 
 extension NodeID {

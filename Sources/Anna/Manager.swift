@@ -100,10 +100,10 @@ public final class Manager: Sendable {
     // MARK: - Operations from analyzers
 
     /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
-    func send(_ operation: consuming ModuleOperation, time: Double = Manager.now()) {
-        var timed = Optional(TimedOperation(operation, time: time))
+    /// It is encoded right away, on the calling thread.
+    func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
         let mustSchedule = pending.withLock { queue in
-            queue.append(timed.take()!)  // moved in, not copied
+            queue.append(operation, time: time)
             return queue.scheduleDrain()
         }
         if mustSchedule { scriptQueue.async { self.drain() } }
@@ -136,13 +136,14 @@ public final class Manager: Sendable {
     /// queue in one block, so they are decoded there while the next chunk runs.
     private func drain() {
         while var chunk = pending.withLock({ $0.takeChunk() }) {
+            script.strings.add(chunk.operations)
             var start = 0
             for (position, task) in chunk.tasks {
-                apply(chunk.operations[start..<position])
+                apply(chunk.operations, start..<position)
                 start = position
                 run(task)
             }
-            apply(chunk.operations[start...])
+            apply(chunk.operations, start..<chunk.operations.count)
             deliverCollectedResults()
             chunk.removeAll()
             pending.withLock { $0.recycle(chunk) }
@@ -165,27 +166,36 @@ public final class Manager: Sendable {
         }
     }
 
-    /// Sends operations to the engine in batches (kept for replay while a debug module is broken).
-    private func apply(_ operations: ArraySlice<TimedOperation>) {
-        guard !operations.isEmpty else { return }
+    /// Sends operations `range` of a chunk to the engine (kept for replay while a debug
+    /// module is broken).
+    private func apply(_ batch: EncodedOperations, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let decoder = OperationDecoder(batch: batch, table: script.strings)
         guard let engine = loadedEngine() else {
-            if dependency.debug {
-                script.backlog.append(contentsOf: operations)
-                let excess = script.backlog.count - Self.backlogLimit
-                if excess > 0 {
-                    script.backlog.removeFirst(excess)
-                    if !script.backlogOverflowReported {
-                        script.backlogOverflowReported = true
-                        report(AnalyticsError.backlogOverflow(kept: Self.backlogLimit))
-                    }
-                }
-            }
+            if dependency.debug { keepForReplay(range.map(decoder.operation(at:))) }
             return
         }
         if let recorder = script.recorder {
-            for item in operations { recorder.record(item.operation, time: item.time) }
+            for index in range {
+                let item = decoder.operation(at: index)
+                recorder.record(item.operation, time: item.time)
+            }
         }
-        engine.apply(operations) { _, error in report(error) }
+        engine.apply(batch, range, table: .manager, strings: script.strings, operation: { decoder.operation(at: $0).operation }) { _, error in
+            report(error)
+        }
+    }
+
+    /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``.
+    private func keepForReplay(_ operations: [TimedOperation]) {
+        script.backlog.append(contentsOf: operations)
+        let excess = script.backlog.count - Self.backlogLimit
+        guard excess > 0 else { return }
+        script.backlog.removeFirst(excess)
+        if !script.backlogOverflowReported {
+            script.backlogOverflowReported = true
+            report(AnalyticsError.backlogOverflow(kept: Self.backlogLimit))
+        }
     }
 
     /// The engine, loading the module on first use. In debug mode a module that failed to
@@ -216,7 +226,12 @@ public final class Manager: Sendable {
             script.backlogOverflowReported = false
             let backlog = script.backlog
             script.backlog.removeAll()
-            apply(backlog[...])
+            if let engine = script.engine, !backlog.isEmpty {
+                if let recorder = script.recorder {
+                    for item in backlog { recorder.record(item.operation, time: item.time) }
+                }
+                engine.apply(backlog) { _, error in report(error) }
+            }
         } catch {
             // Retried on every call in debug mode: report a failure once until it changes.
             let repeated = script.lastLoadError.map { String(describing: $0) == String(describing: error) } ?? false
@@ -291,6 +306,8 @@ extension Manager {
         var engine: AnalyticsEngine?
         var lastLoadError: (any Error)?
         var backlog: [TimedOperation] = []
+        /// The interned strings of the chunks taken so far.
+        var strings = StringTableMirror()
         var backlogOverflowReported = false
         var recorderFailed = false
         var recorder: EventStreamRecorder?

@@ -2,7 +2,7 @@
 ///
 /// It relies only on the module protocol, so it drives any core. Swift hands it batches of
 /// operations as numbers in one `Float64Array` (see ``OperationEncoder``) plus the strings
-/// they use; it calls the manager once per operation, catching errors per operation, and
+/// they add to one of two interned tables (the engine's encoder's and the manager's); it calls the manager once per operation, catching errors per operation, and
 /// collects results (with their meta, interned) until Swift takes them as one JSON text.
 enum ModuleBridgeScript {
     static let sourceURL = "anna:module-bridge.js"
@@ -13,7 +13,8 @@ enum ModuleBridgeScript {
   let manager = null;
   let time = NaN;
   let operation = 0;
-  let strings = [];
+  const tables = [[], []];
+  let strings = tables[0];
   let literals = [];
   let numbers = null;
   let at = 0;
@@ -80,8 +81,9 @@ enum ModuleBridgeScript {
     return result;
   }
 
-  function apply(batch, interned, batchLiterals, reset) {
-    if (reset) strings = [];
+  function apply(batch, table, interned, batchLiterals, reset) {
+    if (reset) tables[table] = [];
+    strings = tables[table];
     if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
     literals = batchLiterals === null ? [] : batchLiterals;
     numbers = batch;

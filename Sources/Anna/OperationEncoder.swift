@@ -2,7 +2,8 @@ import CoreJS
 import Foundation
 
 /// Encodes module operations as numbers for ``ModuleBridgeScript``: one `Float64Array` per
-/// batch instead of one JavaScript object per value.
+/// batch instead of one JavaScript object per value. The ``Manager`` encodes each operation
+/// as it is sent (on the sending thread), so its script queue only copies numbers across.
 ///
 /// Per operation: `code, time` then
 /// - register (0): `id, parent, name, index, namespace, attributes`
@@ -10,8 +11,8 @@ import Foundation
 /// - deregister (2): `id`
 ///
 /// An ID is `kind, value`: `0, number` for a plain ID, `1, string` for a keyed ID (its JSON
-/// text), `-1, 0` for none. Strings are indexes: `≥ 0` into the interned table both sides
-/// keep, `< 0` into this batch's literals. An object is `count` then `key, value` pairs
+/// text), `-1, 0` for none. Strings are indexes: `≥ 0` into the interned table (each batch
+/// brings the strings it added; see ``StringTableMirror``), `< 0` into the batch's literals. An object is `count` then `key, value` pairs
 /// (undefined members left out); `-1` is null, `-2` a value that is not an object. A value
 /// is `tag[, payload]`: 0 number, 1 string, 2 true, 3 false, 4 null, 5 JSON text. Missing
 /// numbers (time, index, namespace) are NaN.
@@ -22,79 +23,77 @@ struct OperationEncoder {
     static let tableLimit = 65_536
 
     private var interned = StringInterner()
-    private(set) var numbers: [Double] = []
-    private(set) var newStrings: [String] = []
-    private(set) var literals: [String] = []
-    private(set) var resetTable = false
+    /// The batch being encoded.
+    var batch = EncodedOperations()
 
-    /// Forgets the interned table (both sides start over with the next batch): after a
-    /// batch that may not have reached JavaScript.
-    mutating func invalidate() {
-        interned.removeAll()
-        forceReset = true
-    }
-
-    private var forceReset = false
-
-    /// Starts a new batch (the interned table carries over).
+    /// Empties the batch (keeping its buffers) to start a new one; the interned table
+    /// carries over unless it reached ``tableLimit``.
     mutating func beginBatch() {
-        numbers.removeAll(keepingCapacity: true)
-        newStrings.removeAll(keepingCapacity: true)
-        literals.removeAll(keepingCapacity: true)
-        resetTable = forceReset
-        forceReset = false
+        batch.removeAll()
         if interned.count >= Self.tableLimit {
             interned.removeAll()
-            resetTable = true
+            batch.resetsTable = true
         }
+    }
+
+    /// Hands out the batch encoded so far in exchange for `other`, whose buffers the next
+    /// batch reuses.
+    mutating func exchangeBatch(_ other: inout EncodedOperations) {
+        swap(&batch, &other)
+        beginBatch()
     }
 
     mutating func encode(_ operation: ModuleOperation, time: Double?) {
+        batch.starts.append(batch.numbers.count)
         switch operation {
         case let .register(id, parent, name, index, namespace, attributes):
-            numbers.append(0)
-            numbers.append(time ?? .nan)
+            append(0)
+            append(time ?? .nan)
             encode(id)
-            if let parent { encode(parent) } else { numbers.append(-1); numbers.append(0) }
-            numbers.append(Double(string(name)))
-            numbers.append(index.map(Double.init) ?? .nan)
-            numbers.append(namespace.map { Double(string($0)) } ?? .nan)
+            if let parent { encode(parent) } else { append(-1); append(0) }
+            append(Double(string(name)))
+            append(index.map(Double.init) ?? .nan)
+            append(namespace.map { Double(string($0)) } ?? .nan)
             encodeObject(attributes ?? .null)
         case let .event(id, name, properties):
-            numbers.append(1)
-            numbers.append(time ?? .nan)
+            append(1)
+            append(time ?? .nan)
             encode(id)
-            numbers.append(Double(string(name)))
+            append(Double(string(name)))
             encodeObject(properties)
         case let .deregister(id):
-            numbers.append(2)
-            numbers.append(time ?? .nan)
+            append(2)
+            append(time ?? .nan)
             encode(id)
         }
+    }
+
+    private mutating func append(_ number: Double) {
+        batch.numbers.append(number)
     }
 
     private mutating func encode(_ id: NodeID) {
         if id.keys.isEmpty {
-            numbers.append(0)
-            numbers.append(Double(id.owner))
+            append(0)
+            append(Double(id.owner))
         } else {
-            numbers.append(1)
-            numbers.append(Double(string(id.jsonValue.jsonText)))
+            append(1)
+            append(Double(string(id.jsonValue.jsonText)))
         }
     }
 
     private mutating func encodeObject(_ value: JSONValue) {
         switch value {
         case let .object(members):
-            numbers.append(Double(members.values.count { !$0.isUndefined }))
+            append(Double(members.values.count { !$0.isUndefined }))
             for (key, member) in members where !member.isUndefined {
-                numbers.append(Double(string(key)))
+                append(Double(string(key)))
                 encodeValue(member)
             }
         case .null, .undefined:
-            numbers.append(-1)
+            append(-1)
         default:
-            numbers.append(-2)
+            append(-2)
             encodeValue(value)
         }
     }
@@ -102,17 +101,17 @@ struct OperationEncoder {
     private mutating func encodeValue(_ value: JSONValue) {
         switch value {
         case let .number(number):
-            numbers.append(0)
-            numbers.append(number)
+            append(0)
+            append(number)
         case let .string(text):
-            numbers.append(1)
-            numbers.append(Double(string(text)))
-        case .bool(true): numbers.append(2)
-        case .bool(false): numbers.append(3)
-        case .null, .undefined: numbers.append(4)
+            append(1)
+            append(Double(string(text)))
+        case .bool(true): append(2)
+        case .bool(false): append(3)
+        case .null, .undefined: append(4)
         case .array, .object:
-            numbers.append(5)
-            numbers.append(Double(literal(value.jsonText)))
+            append(5)
+            append(Double(literal(value.jsonText)))
         }
     }
 
@@ -120,12 +119,70 @@ struct OperationEncoder {
     private mutating func string(_ text: String) -> Int {
         guard text.utf8.count <= Self.internLimit else { return literal(text) }
         let (index, isNew) = interned.number(of: text)
-        if isNew { newStrings.append(text) }
+        if isNew { batch.newStrings.append(text) }
         return index
     }
 
     private mutating func literal(_ text: String) -> Int {
-        literals.append(text)
-        return -literals.count
+        batch.literals.append(text)
+        return -batch.literals.count
+    }
+}
+
+/// A batch of encoded operations (see ``OperationEncoder``).
+struct EncodedOperations: Sendable {
+    /// The operations' numbers, one after the other.
+    var numbers: [Double] = []
+    /// Where each operation's numbers start.
+    var starts: [Int] = []
+    /// The strings the batch added to the interned table, in order.
+    var newStrings: [String] = []
+    /// The batch's literals (string index `-1 - i` is `literals[i]`).
+    var literals: [String] = []
+    /// Whether the interned table starts over with this batch.
+    var resetsTable = false
+
+    /// How many operations the batch holds.
+    var count: Int { starts.count }
+
+    /// The numbers of operations `range`.
+    func numbers(of range: Range<Int>) -> ArraySlice<Double> {
+        let end = range.upperBound < starts.count ? starts[range.upperBound] : numbers.count
+        return numbers[starts[range.lowerBound]..<end]
+    }
+
+    /// Empties the batch, keeping its buffers.
+    mutating func removeAll() {
+        numbers.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        newStrings.removeAll(keepingCapacity: true)
+        literals.removeAll(keepingCapacity: true)
+        resetsTable = false
+    }
+}
+
+/// The interned strings as JavaScript holds them after the batches seen so far: what an
+/// engine must be sent to decode the next batch when it missed earlier ones (it was loaded
+/// later, or a call failed before its strings arrived).
+struct StringTableMirror {
+    /// The strings by number.
+    private(set) var strings: [String] = []
+    /// Counts the times the table started over.
+    private(set) var generation = 0
+
+    /// Takes in the strings `batch` adds.
+    mutating func add(_ batch: EncodedOperations) {
+        if batch.resetsTable {
+            strings.removeAll(keepingCapacity: true)
+            generation += 1
+        }
+        strings.append(contentsOf: batch.newStrings)
+    }
+
+    /// String `index` of `batch`: interned when `index >= 0`, else one of its literals.
+    func string(_ index: Int, in batch: EncodedOperations) -> String? {
+        if index >= 0 { return index < strings.count ? strings[index] : nil }
+        let literal = -index - 1
+        return literal < batch.literals.count ? batch.literals[literal] : nil
     }
 }

@@ -8,25 +8,27 @@ enum ScriptTask: Sendable {
     case barrier(@Sendable () -> Void)
 }
 
-/// A run of queued work: operations in order, with the tasks that go between them.
+/// A run of queued work: operations in order (encoded), with the tasks that go between them.
 struct WorkChunk: Sendable {
     /// The operations, in the order they were sent.
-    var operations: [TimedOperation] = []
+    var operations = EncodedOperations()
     /// Tasks in order; each runs after the operations before `position` and before the rest.
     var tasks: [(position: Int, task: ScriptTask)] = []
 
-    var isEmpty: Bool { operations.isEmpty && tasks.isEmpty }
+    var isEmpty: Bool { count == 0 }
     var count: Int { operations.count + tasks.count }
 
     mutating func removeAll() {
-        operations.removeAll(keepingCapacity: true)
+        operations.removeAll()
         tasks.removeAll(keepingCapacity: true)
     }
 }
 
 /// The manager's queue between the threads that send work and its script queue.
 ///
-/// Work fills a chunk of at most ``chunkSize`` items; full chunks wait in order. The script
+/// Operations are encoded as they arrive (see ``OperationEncoder``), so the sending threads
+/// share that work and the script queue only copies numbers into JavaScript. Work fills a
+/// chunk of at most ``chunkSize`` items; full chunks wait in order. The script
 /// queue takes one chunk at a time and gives it back emptied, so a steady stream reuses a
 /// few buffers instead of growing (and page-faulting in) one as large as the backlog, and
 /// the results of each chunk can be delivered while the next one runs.
@@ -36,19 +38,24 @@ struct WorkQueue: Sendable {
     /// Emptied chunks kept for reuse.
     static let spareLimit = 4
 
-    private var filling = WorkChunk()
+    /// Encodes the operations of the chunk being filled (its batch) and keeps the interned
+    /// table across chunks.
+    private var encoder = OperationEncoder()
+    private var fillingTasks: [(position: Int, task: ScriptTask)] = []
     private var full = Deque<WorkChunk>()
     private var spare: [WorkChunk] = []
     /// Whether a drain is scheduled or running (it runs until the queue is empty).
     private var drainScheduled = false
 
-    mutating func append(_ operation: consuming TimedOperation) {
-        filling.operations.append(operation)
+    private var fillingCount: Int { encoder.batch.count + fillingTasks.count }
+
+    mutating func append(_ operation: ModuleOperation, time: Double) {
+        encoder.encode(operation, time: time)
         closeChunkIfFull()
     }
 
     mutating func append(_ task: consuming ScriptTask) {
-        filling.tasks.append((filling.operations.count, task))
+        fillingTasks.append((encoder.batch.count, task))
         closeChunkIfFull()
     }
 
@@ -61,12 +68,11 @@ struct WorkQueue: Sendable {
     /// The oldest chunk, or `nil` (and no drain scheduled any more) when nothing is queued.
     mutating func takeChunk() -> WorkChunk? {
         if let chunk = full.popFirst() { return chunk }
-        guard !filling.isEmpty else {
+        guard fillingCount > 0 else {
             drainScheduled = false
             return nil
         }
-        defer { filling = spare.popLast() ?? WorkChunk() }
-        return filling
+        return takeFilling()
     }
 
     /// Takes back the buffers of a handled chunk, emptied by the caller (outside the lock).
@@ -76,8 +82,15 @@ struct WorkQueue: Sendable {
     }
 
     private mutating func closeChunkIfFull() {
-        guard filling.count >= Self.chunkSize else { return }
-        full.append(filling)
-        filling = spare.popLast() ?? WorkChunk()
+        guard fillingCount >= Self.chunkSize else { return }
+        full.append(takeFilling())
+    }
+
+    /// The chunk being filled; a new one starts in the buffers of a spare.
+    private mutating func takeFilling() -> WorkChunk {
+        var chunk = spare.popLast() ?? WorkChunk()
+        encoder.exchangeBatch(&chunk.operations)
+        swap(&chunk.tasks, &fillingTasks)
+        return chunk
     }
 }

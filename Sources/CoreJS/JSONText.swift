@@ -305,6 +305,8 @@ private struct JSONParser {
         // than inserting member by member.
         var keys: [String] = []
         var values: [JSONValue] = []
+        keys.reserveCapacity(4)
+        values.reserveCapacity(4)
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }

@@ -38,33 +38,73 @@ struct BridgeInternalsTests {
                 queue.append(.barrier {})
                 sent.append("task")
             }
-            queue.append(TimedOperation(.deregister(id: NodeID(index)), time: Double(index)))
-            sent.append("op \(index)")
+            queue.append(.event(id: NodeID(index), name: "event-\(index % 3)", properties: [:]), time: Double(index))
+            sent.append("event-\(index % 3) on \(index) at \(index)")
         }
         var received: [String] = []
         var chunks = 0
+        var table = StringTableMirror()
         while var chunk = queue.takeChunk() {
             chunks += 1
             #expect(chunk.count <= WorkQueue.chunkSize)
+            table.add(chunk.operations)
+            let decoder = OperationDecoder(batch: chunk.operations, table: table)
             var start = 0
             for (position, _) in chunk.tasks {
-                received += chunk.operations[start..<position].map(Self.describe)
+                received += (start..<position).map { Self.describe(decoder.operation(at: $0)) }
                 received.append("task")
                 start = position
             }
-            received += chunk.operations[start...].map(Self.describe)
+            received += (start..<chunk.operations.count).map { Self.describe(decoder.operation(at: $0)) }
             chunk.removeAll()
             queue.recycle(chunk)
         }
         #expect(received == sent)
         #expect(chunks == 3)
+        #expect(table.strings == ["event-0", "event-1", "event-2"])
         // Empty: the next sender schedules a drain again.
         let schedulesAgain = queue.scheduleDrain()
         #expect(schedulesAgain)
     }
 
-    private static func describe(_ operation: TimedOperation) -> String {
-        guard case let .deregister(id) = operation.operation else { return "?" }
-        return "op \(id.owner)"
+    @Test("encoded operations read back as they were sent, across batches and a table reset")
+    func encodingRoundTrip() {
+        let long = String(repeating: "long text ", count: 10)
+        let operations: [TimedOperation] = [
+            TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil), time: 5),
+            TimedOperation(.register(
+                id: NodeID(owner: 1, keys: [.name("section"), .index(2)]), parent: NodeID(1), name: "section", index: 2,
+                namespace: "Table", attributes: ["kind": "grouped", "rows": 3]), time: nil),
+            TimedOperation(.event(id: NodeID(owner: 1, keys: [.name("section"), .index(2)]), name: "ana-updated", properties: [
+                "key-path": "text", "value": .string(long), "flags": [true, false, nil, 1.5], "nested": ["a": ["b": 1]],
+            ]), time: 7),
+            TimedOperation(.event(id: NodeID(9), name: "scroll", properties: "not an object"), time: 8),
+            TimedOperation(.event(id: NodeID(9), name: "tap", properties: .null), time: 9),
+            TimedOperation(.deregister(id: NodeID(1)), time: 10),
+        ]
+        var encoder = OperationEncoder()
+        var table = StringTableMirror()
+        var decoded: [TimedOperation] = []
+        for half in [operations[..<3], operations[3...]] {
+            encoder.beginBatch()
+            for item in half { encoder.encode(item.operation, time: item.time) }
+            table.add(encoder.batch)
+            let decoder = OperationDecoder(batch: encoder.batch, table: table)
+            decoded += (0..<half.count).map(decoder.operation(at:))
+        }
+        #expect(decoded == operations)
+        #expect(table.strings.contains("ana-updated") && !table.strings.contains(long))
+        // A batch that starts the table over is read against the new table only.
+        let generation = table.generation
+        var restarted = EncodedOperations()
+        restarted.resetsTable = true
+        restarted.newStrings = ["fresh"]
+        table.add(restarted)
+        #expect(table.strings == ["fresh"] && table.generation == generation + 1)
+    }
+
+    private static func describe(_ item: TimedOperation) -> String {
+        guard case let .event(id, name, _) = item.operation else { return "?" }
+        return "\(name) on \(id.owner) at \(Int(item.time ?? -1))"
     }
 }

@@ -1,0 +1,52 @@
+/// One registration of an analyzer's node with a manager.
+///
+/// Deregistering a node cancels its registration, and with it, implicitly, those of its
+/// descendants (the core removes their nodes too): a registration is live only while no
+/// registration up its chain is cancelled. Analyzers check their own chain when used, so a
+/// parent keeps no references to its children, and analyzers (which hosts retain on every
+/// event) are never the target of weak references that would slow down their reference
+/// counting.
+///
+/// Only touched under ``Analyzer``'s lock, which also guards the static count.
+final class NodeRegistration {
+    /// The node's ID.
+    let id: NodeID
+    /// The manager the node was registered with.
+    let manager: Manager
+    /// The parent node's registration; `nil` for the root.
+    let parent: NodeRegistration?
+    private var isCancelled = false
+    /// The value of ``cancellations`` when the chain was last found live (-1: never).
+    private var checkedAt = -1
+    /// How many registrations were ever cancelled (under ``Analyzer``'s lock).
+    nonisolated(unsafe) private static var cancellations = 0
+
+    init(id: NodeID, manager: Manager, parent: NodeRegistration?) {
+        self.id = id
+        self.manager = manager
+        self.parent = parent
+    }
+
+    /// Whether neither this registration nor one up its chain was cancelled.
+    var isLive: Bool {
+        // Checked on every event: the chain is walked without retaining each link, and
+        // only when some registration was cancelled since the last walk that found it live.
+        let cancellations = Self.cancellations
+        if checkedAt == cancellations { return true }
+        unowned(unsafe) var current = self
+        while !current.isCancelled {
+            guard let parent = current.parent else {
+                checkedAt = cancellations
+                return true
+            }
+            current = parent
+        }
+        return false
+    }
+
+    /// Marks the node deregistered (and so its descendants).
+    func cancel() {
+        isCancelled = true
+        Self.cancellations += 1
+    }
+}
