@@ -75,4 +75,9 @@ struct ExpectedResults: Equatable, Sendable {
     var updated: Int
     /// All of them.
     var total: Int { selected + updated }
+
+    /// The results of two runs together.
+    static func + (first: ExpectedResults, second: ExpectedResults) -> ExpectedResults {
+        ExpectedResults(selected: first.selected + second.selected, updated: first.updated + second.updated)
+    }
 }

@@ -58,15 +58,18 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: "Latency: seconds of offered events.")
     var seconds = 3.0
 
-    @Option(help: "Latency: events recorded before the paced ones, not measured.")
-    var warmup = 20_000
+    @Option(help: ArgumentHelp(
+        "Events recorded and flushed before the measured ones, untimed, so JavaScriptCore's optimizing tiers are done "
+            + "(default: \(Sizes.throughputWarmup) for throughput, \(Sizes.latencyWarmup) for latency; not for soak).",
+        valueName: "events"))
+    var warmup: Int?
 
     func validate() throws {
         guard screens > 0, events > 0, patterns >= 3 else {
             throw ValidationError("--screens and --events must be positive and --patterns at least 3.")
         }
-        guard churnEvery > 0, sampleEvery > 0, rate > 0, seconds > 0, warmup >= 0 else {
-            throw ValidationError("--churn-every, --sample-every, --rate and --seconds must be positive.")
+        guard churnEvery > 0, sampleEvery > 0, rate > 0, seconds > 0, (warmup ?? 0) >= 0 else {
+            throw ValidationError("--churn-every, --sample-every, --rate and --seconds must be positive, --warmup not negative.")
         }
     }
 
@@ -75,12 +78,13 @@ struct MeasureCommand: AsyncParsableCommand {
         switch kind {
         case .throughput:
             line = try await ThroughputMeasurement(
-                screens: screens, tasks: tasks, patterns: patterns, events: events, module: moduleChoice
+                screens: screens, tasks: tasks, patterns: patterns, events: events,
+                warmup: warmup ?? Sizes.throughputWarmup, module: moduleChoice
             ).run()
         case .soak:
             line = try await SoakMeasurement(events: events, churnEvery: churnEvery, sampleEvery: sampleEvery).run()
         case .latency:
-            line = try await LatencyMeasurement(rate: rate, seconds: seconds, warmup: warmup).run()
+            line = try await LatencyMeasurement(rate: rate, seconds: seconds, warmup: warmup ?? Sizes.latencyWarmup).run()
         }
         print(line.jsonText)
     }

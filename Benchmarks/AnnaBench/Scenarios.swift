@@ -161,7 +161,7 @@ struct ScenarioRunner {
         for run in 1...sizes.runs {
             let raw = try ChildProcess.measure([
                 "latency", "--rate", "\(sizes.rate)", "--seconds", "\(sizes.latencySeconds)",
-                "--warmup", "\(sizes.latencyWarmup)",
+                "--warmup", "\(Sizes.latencyWarmup)",
             ])
             runs.append(raw)
             output.progress(

@@ -9,8 +9,10 @@ import Foundation
 /// 1. Load the module by registering `__root__` and `app`; flush.
 /// 2. Read the resident memory, register the screens (timed), flush, read it again: the
 ///    registration time and memory per node.
-/// 3. Time the machine gauge (``MachineSpeed``).
-/// 4. Start the clock, record every event on the cells through the public API, flush,
+/// 3. Record `warmup` events of the same mix and flush (untimed): JavaScriptCore's
+///    optimizing compilers finish meanwhile.
+/// 4. Time the machine gauge (``MachineSpeed``).
+/// 5. Start the clock, record every event on the cells through the public API, flush,
 ///    take the delegate's time of the last result, and check the result count. The share
 ///    of the CPUs other processes used meanwhile is reported too (``MachineLoad``).
 struct ThroughputMeasurement {
@@ -21,6 +23,8 @@ struct ThroughputMeasurement {
     var patterns: Int
     /// Events to record.
     var events: Int
+    /// Events recorded before, untimed.
+    var warmup: Int
     /// Where the module comes from.
     var module: ModuleChoice
 
@@ -30,7 +34,8 @@ struct ThroughputMeasurement {
         let source = TaskGenerator.source(tasks, screens: screens, patterns: patterns)
         let workspace = try module.workspace(tasks: source)
         let manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
-        let counter = ResultCounter(expectedTotal: EventMix.expectedResults(events: events).total)
+        let expected = EventMix.expectedResults(events: warmup) + EventMix.expectedResults(events: events)
+        let counter = ResultCounter(expectedTotal: expected.total)
         manager.delegate = counter
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
 
@@ -48,6 +53,11 @@ struct ThroughputMeasurement {
 
         let cells = tree.cellAnalyzers
         let cellCount = cells.count
+        for k in 0..<warmup {
+            EventMix.record(k, on: cells[k % cellCount])
+        }
+        await manager.flush()
+        try counter.verify(EventMix.expectedResults(events: warmup), scenario: scenario + " during the warm-up")
         let calibration = MachineSpeed.calibrate()
         let load = MachineLoad.Reading.now()
         let start = MonotonicClock.now()
@@ -58,7 +68,7 @@ struct ThroughputMeasurement {
         await manager.flush()
         let othersShare = MachineLoad.Reading.now().othersShare(since: load)
         let tally = counter.snapshot
-        try counter.verify(EventMix.expectedResults(events: events), scenario: scenario)
+        try counter.verify(expected, scenario: scenario)
         withExtendedLifetime((tree, workspace)) {}
 
         var line = ReportLine()
@@ -66,6 +76,7 @@ struct ThroughputMeasurement {
         line["nodes"] = .number(Double(tree.nodeCount))
         line["patterns"] = .number(Double(TaskGenerator.patternCount(tasks, screens: screens, patterns: patterns)))
         line["events"] = .number(Double(events))
+        line["warmupEvents"] = .number(Double(warmup))
         line["results"] = .number(Double(tally.total))
         line["seconds"] = .number(MonotonicClock.seconds(from: start, to: tally.lastResultAt))
         line["recordSeconds"] = .number(MonotonicClock.seconds(from: start, to: recorded))
