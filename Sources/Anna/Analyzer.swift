@@ -1,5 +1,4 @@
 import CoreJS
-import OrderedCollections
 import Foundation
 import Synchronization
 
@@ -151,35 +150,29 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Records an event with attributes (keys sorted, for a stable order).
     public func record(_ event: String, with attributes: [String: JSONValue]?) {
-        guard let attributes, !attributes.isEmpty else {
-            record(event, properties: .object([:]))
-            return
-        }
-        let sorted = attributes.count == 1 ? Array(attributes) : attributes.sorted { $0.key < $1.key }
-        record(event, properties: .object(OrderedDictionary(uncheckedUniqueKeys: sorted.map(\.key), values: sorted.map(\.value))))
+        record(event, .attributes(attributes ?? [:]))
     }
 
     /// Records an event with properties in the order given.
     public func record(_ event: String, properties: JSONValue) {
+        record(event, .value(properties))
+    }
+
+    /// Records `ana-updated` with `key-path` and (unless `nil`) `value`.
+    public func update(_ value: (any JSONValueConvertible)?, for keyPath: String) {
+        record("ana-updated", .update(keyPath: keyPath, value: value?.jsonValue))
+    }
+
+    private func record(_ event: String, _ properties: EventProperties) {
         Self.lock.withLock {
             let time = Manager.now()
             if register(), let registration {
-                registration.manager.send(.event(id: registration.id, name: event, properties: properties), time: time)
+                registration.manager.sendEvent(id: registration.id, name: event, properties: properties, time: time)
             } else {
                 if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
                 pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
             }
         }
-    }
-
-    /// Records `ana-updated` with `key-path` and (unless `nil`) `value`.
-    public func update(_ value: (any JSONValueConvertible)?, for keyPath: String) {
-        let properties: OrderedDictionary<String, JSONValue> = if let value {
-            OrderedDictionary(uncheckedUniqueKeys: ["key-path", "value"], values: [.string(keyPath), value.jsonValue])
-        } else {
-            OrderedDictionary(uncheckedUniqueKeys: ["key-path"], values: [.string(keyPath)])
-        }
-        record("ana-updated", properties: .object(properties))
     }
 
     /// Records the current value of `observee` now and `ana-updated` on every later change.
@@ -284,7 +277,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         let events = pendingEvents
         pendingEvents.removeAll()
         for event in events {
-            manager.send(.event(id: id, name: event.name, properties: event.properties), time: event.time)
+            manager.sendEvent(id: id, name: event.name, properties: event.properties, time: event.time)
         }
     }
 
@@ -352,7 +345,7 @@ extension Analyzer: FocusPathConstituting {
 
 private struct PendingEvent {
     let name: String
-    let properties: JSONValue
+    let properties: EventProperties
     let time: Double
 }
 

@@ -109,6 +109,15 @@ public final class Manager: Sendable {
         if mustSchedule { scriptQueue.async { self.drain() } }
     }
 
+    /// Queues `recordEvent` (encoded right away, on the calling thread).
+    func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
+        let mustSchedule = pending.withLock { queue in
+            queue.appendEvent(id: id, name: name, properties: properties, time: time)
+            return queue.scheduleDrain()
+        }
+        if mustSchedule { scriptQueue.async { self.drain() } }
+    }
+
     /// The most operations kept while a module fails to load in debug mode (oldest dropped).
     static let backlogLimit = 100_000
 

@@ -44,9 +44,9 @@ struct OperationEncoder {
     }
 
     mutating func encode(_ operation: ModuleOperation, time: Double?) {
-        batch.starts.append(batch.numbers.count)
         switch operation {
         case let .register(id, parent, name, index, namespace, attributes):
+            batch.starts.append(batch.numbers.count)
             append(0)
             append(time ?? .nan)
             encode(id)
@@ -56,16 +56,42 @@ struct OperationEncoder {
             append(namespace.map { Double(string($0)) } ?? .nan)
             encodeObject(attributes ?? .null)
         case let .event(id, name, properties):
-            append(1)
-            append(time ?? .nan)
-            encode(id)
-            append(Double(string(name)))
+            beginEvent(id: id, name: name, time: time)
             encodeObject(properties)
         case let .deregister(id):
+            batch.starts.append(batch.numbers.count)
             append(2)
             append(time ?? .nan)
             encode(id)
         }
+    }
+
+    /// Encodes `recordEvent` with `properties` as ``encode(_:time:)`` encodes
+    /// `.event(id, name, properties.jsonValue)`, without building that value.
+    mutating func encodeEvent(id: NodeID, name: String, properties: EventProperties, time: Double?) {
+        guard case .value = properties else {
+            beginEvent(id: id, name: name, time: time)
+            let countSlot = batch.numbers.count
+            append(0)
+            var count = 0
+            _ = properties.forEachMember { key, value in
+                guard !value.isUndefined else { return }
+                count += 1
+                append(Double(string(key)))
+                encodeValue(value)
+            }
+            batch.numbers[countSlot] = Double(count)
+            return
+        }
+        encode(.event(id: id, name: name, properties: properties.jsonValue), time: time)
+    }
+
+    private mutating func beginEvent(id: NodeID, name: String, time: Double?) {
+        batch.starts.append(batch.numbers.count)
+        append(1)
+        append(time ?? .nan)
+        encode(id)
+        append(Double(string(name)))
     }
 
     private mutating func append(_ number: Double) {

@@ -54,6 +54,11 @@ struct WorkQueue: Sendable {
         closeChunkIfFull()
     }
 
+    mutating func appendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
+        encoder.encodeEvent(id: id, name: name, properties: properties, time: time)
+        closeChunkIfFull()
+    }
+
     mutating func append(_ task: consuming ScriptTask) {
         fillingTasks.append((encoder.batch.count, task))
         closeChunkIfFull()

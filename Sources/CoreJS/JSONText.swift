@@ -416,37 +416,40 @@ private struct JSONParser {
 
     private mutating func parseNumber() throws -> JSONValue {
         let start = position
-        func isDigit(_ byte: UInt8?) -> Bool { byte.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ?? false }
-        if current == UInt8(ascii: "-") { position += 1 }
-        guard isDigit(current) else { throw failure("invalid number") }
-        var isInteger = true
-        if current == UInt8(ascii: "0") {
-            position += 1
-        } else {
-            while isDigit(current) { position += 1 }
+        let zero = UInt8(ascii: "0")
+        func digit(at index: Int) -> UInt8? {
+            guard index < bytes.count else { return nil }
+            let value = bytes[index] &- zero
+            return value < 10 ? value : nil
         }
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard let first = digit(at: position) else { throw failure("invalid number") }
+        position += 1
+        // Integers of up to 15 digits (the usual case) are summed up while they are read.
+        var integer = Int(first)
+        if first != 0 {
+            while let next = digit(at: position) {
+                integer = integer &* 10 &+ Int(next)
+                position += 1
+            }
+        }
+        var isInteger = position - start - (negative ? 1 : 0) <= 15
         if current == UInt8(ascii: ".") {
             isInteger = false
             position += 1
-            guard isDigit(current) else { throw failure("invalid number") }
-            while isDigit(current) { position += 1 }
+            guard digit(at: position) != nil else { throw failure("invalid number") }
+            while digit(at: position) != nil { position += 1 }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             isInteger = false
             position += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard isDigit(current) else { throw failure("invalid number") }
-            while isDigit(current) { position += 1 }
+            guard digit(at: position) != nil else { throw failure("invalid number") }
+            while digit(at: position) != nil { position += 1 }
         }
+        if isInteger { return .number(Double(negative ? -integer : integer)) }
         let digits = UnsafeBufferPointer(rebasing: bytes[start..<position])
-        if isInteger, digits.count <= 15 {
-            var value = 0
-            var negative = false
-            for byte in digits {
-                if byte == UInt8(ascii: "-") { negative = true } else { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
-            }
-            return .number(Double(negative ? -value : value))
-        }
         guard let number = Double(String(decoding: digits, as: UTF8.self)) else { throw failure("invalid number") }
         return .number(number)
     }

@@ -103,6 +103,38 @@ struct BridgeInternalsTests {
         #expect(table.strings == ["fresh"] && table.generation == generation + 1)
     }
 
+    @Test("events encoded from their parts read back as the object they stand for")
+    func eventPropertiesEncoding() {
+        let cases: [EventProperties] = [
+            .update(keyPath: "text", value: "v1"),
+            .update(keyPath: "text", value: nil),
+            .attributes([:]),
+            .attributes(["x": 3]),
+            .attributes(["zeta": 1, "alpha": "a", "gone": .undefined, "mid": [1, 2]]),
+            .value(["b": 1, "a": 2]),
+            .value("whole"),
+        ]
+        var encoder = OperationEncoder()
+        for (number, properties) in cases.enumerated() {
+            encoder.encodeEvent(id: NodeID(number), name: "event", properties: properties, time: Double(number))
+        }
+        var table = StringTableMirror()
+        table.add(encoder.batch)
+        let decoder = OperationDecoder(batch: encoder.batch, table: table)
+        let decoded = (0..<cases.count).map { decoder.operation(at: $0) }
+        let members = decoded.map { item -> [String] in
+            guard case let .event(_, _, .object(object)) = item.operation else { return [] }
+            return object.map { "\($0.key)=\($0.value.jsonText)" }
+        }
+        #expect(members[0] == ["key-path=\"text\"", "value=\"v1\""])
+        #expect(members[1] == ["key-path=\"text\""])
+        #expect(members[2] == [] && members[3] == ["x=3"])
+        #expect(members[4] == ["alpha=\"a\"", "mid=[1,2]", "zeta=1"])
+        #expect(members[5] == ["b=1", "a=2"])
+        #expect(decoded[6].operation == .event(id: NodeID(6), name: "event", properties: "whole"))
+        #expect(decoded.map(\.time) == (0..<cases.count).map { Double($0) })
+    }
+
     private static func describe(_ item: TimedOperation) -> String {
         guard case let .event(id, name, _) = item.operation else { return "?" }
         return "\(name) on \(id.owner) at \(Int(item.time ?? -1))"

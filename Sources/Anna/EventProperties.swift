@@ -1,0 +1,42 @@
+import CoreJS
+import OrderedCollections
+
+/// An event's properties in the form the analyzer was given them, so the encoder can write
+/// an object's members without building the object first.
+enum EventProperties: Sendable {
+    /// Properties given whole (usually an object).
+    case value(JSONValue)
+    /// `ana-updated`: `key-path`, then `value` unless it is `nil`.
+    case update(keyPath: String, value: JSONValue?)
+    /// Attributes, sent as an object with the keys sorted (for a stable order).
+    case attributes([String: JSONValue])
+
+    /// Calls `body` with each member of the object, in order; `false` (and no calls) for
+    /// properties given whole.
+    func forEachMember(_ body: (String, JSONValue) -> Void) -> Bool {
+        switch self {
+        case .value:
+            return false
+        case let .update(keyPath, value):
+            body("key-path", .string(keyPath))
+            if let value { body("value", value) }
+        case let .attributes(attributes) where attributes.count <= 1:
+            for (key, value) in attributes { body(key, value) }
+        case let .attributes(attributes):
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { body(key, value) }
+        }
+        return true
+    }
+
+    /// The properties as one value, as the core receives them.
+    var jsonValue: JSONValue {
+        if case let .value(value) = self { return value }
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        _ = forEachMember { key, value in
+            keys.append(key)
+            values.append(value)
+        }
+        return .object(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
+    }
+}
