@@ -144,6 +144,7 @@ class Manager {
     return {
       nodes: this._tree.size,
       owners: this._tree.ownerCount,
+      paths: this._tree.pathCount,
       tasks: this._tasks.size,
       events: this._tasks.eventCount,
       files: this._loader.fileCount,

@@ -60,6 +60,9 @@ class NodeTree {
   constructor() {
     this._nodes = new Map(); // key -> Node
     this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
+    // path -> { path, count }: nodes with the same path share one string (a thousand cells
+    // of a list, one path), so looking tasks and metas up by path finds the very key.
+    this._paths = new Map();
     this._root = null;
   }
 
@@ -137,7 +140,8 @@ class NodeTree {
     const storedID = Array.isArray(id) ? id.slice() : id;
     const node = new Node(storedID, parent, name,
       index === undefined ? null : index,
-      attributes ? Object.assign({}, attributes) : null, createdAt);
+      attributes ? Object.assign({}, attributes) : null, createdAt,
+      parent === null ? '' : this._holdPath(parent._path + '/' + name));
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     if (parent === null) this._root = node;
@@ -188,11 +192,30 @@ class NodeTree {
       this._nodes.delete(key);
       if (keys.length > 0) this._removeKeyed(owner, key);
       if (node === this._root) this._root = null;
+      else this._dropPath(node._path);
       node._release();
       removed += 1;
     }
     return removed;
   }
+
+  _holdPath(path) {
+    const held = this._paths.get(path);
+    if (held !== undefined) {
+      held.count += 1;
+      return held.path;
+    }
+    this._paths.set(path, { path, count: 1 });
+    return path;
+  }
+
+  _dropPath(path) {
+    const held = this._paths.get(path);
+    if (held !== undefined && --held.count === 0) this._paths.delete(path);
+  }
+
+  /** Distinct paths held (for stats). */
+  get pathCount() { return this._paths.size; }
 
   // Most owners of keyed IDs have one, so its key is stored as is; a Set only for several.
   _addKeyed(owner, key) {

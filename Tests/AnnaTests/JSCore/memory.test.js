@@ -51,9 +51,10 @@ module.exports = {
     for (const id of ids) for (const event of EVENTS) manager.recordEvent(event, {}, id);
     const full = manager.stats();
     assert.deepEqual([full.nodes, full.owners, full.cachedLists], [1111, 1011, 31 * 4], 'one list per path and event');
+    assert.equal(full.paths, 30, 'one shared string per path below the root');
     assert.equal(manager.deregisterNodes(1), 1111);
     const empty = manager.stats();
-    assert.deepEqual([empty.nodes, empty.owners, empty.cachedLists], [0, 0, 0]);
+    assert.deepEqual([empty.nodes, empty.owners, empty.cachedLists, empty.paths], [0, 0, 0, 0]);
     assert.equal(empty.tasks, 101, 'tasks belong to the module, not to nodes');
   },
 
@@ -66,6 +67,7 @@ module.exports = {
     const after = manager.stats();
     assert.equal(after.nodes, before.nodes - 111);
     assert.equal(after.owners, before.owners - 101, 'owner 2 and its 100 rows');
+    assert.equal(after.paths, before.paths - 3, "screen0's own three paths go, the others stay");
     assert.equal(before.cachedLists, 31, 'did-select lists: one per path');
     assert.equal(after.cachedLists, before.cachedLists, 'other screens keep sharing the same paths');
   },
