@@ -59,6 +59,12 @@ function describeNode(node) {
 class NodeTree {
   constructor() {
     this._nodes = new Map(); // key -> Node
+    // Plain IDs are the hosts' object numbers, handed out counting up: nodes under small
+    // ones are also found by index here (one array slot instead of a hash lookup, which
+    // matters once nodes are many). Removed nodes leave undefined, and the array only
+    // grows for a number within a few times the node count, so it stays dense and its
+    // size follows the tree's.
+    this._byNumber = [];
     this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
     // path -> { path, count }: nodes with the same path share one string (a thousand cells
     // of a list, one path), so looking tasks and metas up by path finds the very key.
@@ -79,7 +85,10 @@ class NodeTree {
 
   /** The node for an ID, or undefined (also for malformed IDs). Hot: no allocation for numbers. */
   find(id) {
-    if (typeof id === 'number') return this._nodes.get(id);
+    if (typeof id === 'number') {
+      const node = this._byNumber[id];
+      return node !== undefined ? node : this._nodes.get(id);
+    }
     const key = keyOf(id);
     return key === null ? undefined : this._nodes.get(key);
   }
@@ -144,6 +153,7 @@ class NodeTree {
       parent === null ? '' : this._holdPath(parent._path + '/' + name));
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
+    else this._indexByNumber(parsed.key, node);
     if (parent === null) this._root = node;
     else if (parent._children === null) parent._children = new Set([node]);
     else parent._children.add(node);
@@ -191,12 +201,20 @@ class NodeTree {
       const { key, owner, keys } = parseID(node._id);
       this._nodes.delete(key);
       if (keys.length > 0) this._removeKeyed(owner, key);
+      else if (this._byNumber[key] === node) this._byNumber[key] = undefined;
       if (node === this._root) this._root = null;
       else this._dropPath(node._path);
       node._release();
       removed += 1;
     }
     return removed;
+  }
+
+  _indexByNumber(number, node) {
+    const slots = this._byNumber;
+    if (!Number.isInteger(number) || number < 0 || number > 4 * this._nodes.size + 1024) return;
+    while (slots.length < number) slots.push(undefined);
+    slots[number] = node;
   }
 
   _holdPath(path) {

@@ -37,6 +37,14 @@ class Event {
   toJSON() { return { nodeName: this._name, attributes: this.attributes }; }
 }
 
+/** Marks the inline value slot unused (any key path, even undefined, can be used). */
+const NO_KEY_PATH = Object.freeze({});
+
+/** Whether two key paths are one, as a Map compares keys (SameValueZero). */
+function sameKeyPath(a, b) {
+  return a === b || (a !== a && b !== b);
+}
+
 /** Whether an `ana-updated` value differs from the one kept (null and undefined are one). */
 function sameValue(a, b) {
   if (a === b) return true;
@@ -61,14 +69,30 @@ class Node {
     this._path = parent === null ? '' : parent._path + '/' + name;
     this._depth = parent === null ? 0 : parent._depth + 1;
     this._children = null; // a Set, made for the first child
-    this._ring = null; // the last KEPT_EVENTS events: grows from the first event, then wraps
-    this._recorded = 0; // events ever recorded; once full, the next slot is _recorded % KEPT_EVENTS
+    // The last KEPT_EVENTS events, in fields of the node itself rather than an array of
+    // their own: an event then touches one object (nodes are many, and each a cache miss).
+    // Event n is in field _e(n % KEPT_EVENTS); _recorded counts every event ever recorded.
+    this._e0 = null;
+    this._e1 = null;
+    this._e2 = null;
+    this._e3 = null;
+    this._e4 = null;
+    this._e5 = null;
+    this._e6 = null;
+    this._e7 = null;
+    this._e8 = null;
+    this._e9 = null;
+    this._recorded = 0;
     this._latest = null;
     this._visible = false;
     this._firstDisplayed = null;
-    // Values by key path: null, one slot { keyPath, value, firstDisplayed } (most nodes
-    // show one value), or a Map keyPath -> slot once there are several.
-    this._values = null;
+    // Values by key path. Most nodes show one: the first key path's slot is inline (key
+    // path, value, the event that first showed it); others are { value, firstDisplayed }
+    // in _moreValues, a Map made for the second key path.
+    this._keyPath = NO_KEY_PATH;
+    this._value = undefined;
+    this._valueFirstDisplayed = null;
+    this._moreValues = null;
     this._released = false;
   }
 
@@ -100,7 +124,8 @@ class Node {
 
   /** The latest value recorded by `ana-updated` for `keyPath`, or undefined. */
   latestValue(keyPath) {
-    const slot = this._slot(keyPath);
+    if (sameKeyPath(this._keyPath, keyPath)) return this._value;
+    const slot = this._otherSlot(keyPath);
     return slot === undefined ? undefined : slot.value;
   }
 
@@ -116,17 +141,26 @@ class Node {
    * has not been shown (or is null/undefined).
    */
   valueFirstDisplayedEvent(keyPath) {
-    const slot = this._slot(keyPath);
+    if (sameKeyPath(this._keyPath, keyPath)) return this._valueFirstDisplayed;
+    const slot = this._otherSlot(keyPath);
     return slot === undefined ? null : slot.firstDisplayed;
   }
 
   // Core ----------------------------------------------------------------------------------
 
   _record(event) {
-    const ring = this._ring;
-    if (ring === null) this._ring = [event];
-    else if (ring.length < KEPT_EVENTS) ring.push(event);
-    else ring[this._recorded % KEPT_EVENTS] = event;
+    switch (this._recorded % KEPT_EVENTS) {
+      case 0: this._e0 = event; break;
+      case 1: this._e1 = event; break;
+      case 2: this._e2 = event; break;
+      case 3: this._e3 = event; break;
+      case 4: this._e4 = event; break;
+      case 5: this._e5 = event; break;
+      case 6: this._e6 = event; break;
+      case 7: this._e7 = event; break;
+      case 8: this._e8 = event; break;
+      default: this._e9 = event; break;
+    }
     this._recorded += 1;
     this._latest = event;
     switch (event._name) {
@@ -141,10 +175,11 @@ class Node {
     if (this._visible) return;
     this._visible = true;
     if (this._firstDisplayed === null) this._firstDisplayed = event;
-    const values = this._values;
-    if (values === null) return;
-    const slots = values instanceof Map ? values.values() : [values];
-    for (const slot of slots) {
+    if (this._keyPath !== NO_KEY_PATH && this._valueFirstDisplayed === null && this._value != null) {
+      this._valueFirstDisplayed = event;
+    }
+    if (this._moreValues === null) return;
+    for (const slot of this._moreValues.values()) {
       if (slot.firstDisplayed === null && slot.value != null) slot.firstDisplayed = event;
     }
   }
@@ -154,36 +189,55 @@ class Node {
     if (!(KEY_PATH in properties)) return;
     const keyPath = properties[KEY_PATH];
     const value = properties[VALUE];
-    let slot = this._slot(keyPath);
-    if (sameValue(slot === undefined ? undefined : slot.value, value)) return;
-    if (slot === undefined) {
-      slot = { keyPath, value, firstDisplayed: null };
-      const values = this._values;
-      if (values === null) this._values = slot;
-      else if (values instanceof Map) values.set(keyPath, slot);
-      else this._values = new Map([[values.keyPath, values], [keyPath, slot]]);
+    const firstDisplayed = this._visible && value != null ? event : null;
+    if (sameKeyPath(this._keyPath, keyPath)) {
+      if (sameValue(this._value, value)) return;
+      this._value = value;
+      this._valueFirstDisplayed = firstDisplayed;
+      return;
     }
-    slot.value = value;
-    slot.firstDisplayed = this._visible && value != null ? event : null;
+    const slot = this._otherSlot(keyPath);
+    if (sameValue(slot === undefined ? undefined : slot.value, value)) return;
+    if (slot !== undefined) {
+      slot.value = value;
+      slot.firstDisplayed = firstDisplayed;
+    } else if (this._keyPath === NO_KEY_PATH) {
+      this._keyPath = keyPath;
+      this._value = value;
+      this._valueFirstDisplayed = firstDisplayed;
+    } else {
+      if (this._moreValues === null) this._moreValues = new Map();
+      this._moreValues.set(keyPath, { value, firstDisplayed });
+    }
   }
 
-  /** The value slot of `keyPath`, or undefined. */
-  _slot(keyPath) {
-    const values = this._values;
-    if (values === null) return undefined;
-    if (values instanceof Map) return values.get(keyPath);
-    const key = values.keyPath; // compared as a Map compares keys (SameValueZero)
-    return key === keyPath || (key !== key && keyPath !== keyPath) ? values : undefined;
+  /** The slot of a key path other than the inline one, or undefined. */
+  _otherSlot(keyPath) {
+    return this._moreValues === null ? undefined : this._moreValues.get(keyPath);
+  }
+
+  /** Kept event `slot` (0 to KEPT_EVENTS - 1). */
+  _keptEvent(slot) {
+    switch (slot) {
+      case 0: return this._e0;
+      case 1: return this._e1;
+      case 2: return this._e2;
+      case 3: return this._e3;
+      case 4: return this._e4;
+      case 5: return this._e5;
+      case 6: return this._e6;
+      case 7: return this._e7;
+      case 8: return this._e8;
+      default: return this._e9;
+    }
   }
 
   /** The kept events, oldest first. */
   _recentEvents() {
-    const ring = this._ring;
-    if (ring === null) return [];
-    if (ring.length < KEPT_EVENTS) return ring.slice();
-    const events = new Array(KEPT_EVENTS);
-    const start = this._recorded - KEPT_EVENTS;
-    for (let i = 0; i < KEPT_EVENTS; i += 1) events[i] = ring[(start + i) % KEPT_EVENTS];
+    const count = Math.min(this._recorded, KEPT_EVENTS);
+    const start = this._recorded - count;
+    const events = new Array(count);
+    for (let i = 0; i < count; i += 1) events[i] = this._keptEvent((start + i) % KEPT_EVENTS);
     return events;
   }
 
