@@ -25,6 +25,11 @@ enum MachineLoad {
             Reading(machineBusyTicks: machineBusy(), processTicks: processTime(), wallNanoseconds: MonotonicClock.now())
         }
 
+        /// The CPU time this process used since `start`, in seconds (10 ms resolution).
+        func processSeconds(since start: Reading) -> Double {
+            Double(processTicks - start.processTicks) / ticksPerSecond
+        }
+
         /// The fraction of all CPUs' time since `start` that went to other processes (0…1);
         /// 0 for spans under a quarter of a second, which the 10 ms ticks cannot resolve.
         func othersShare(since start: Reading) -> Double {

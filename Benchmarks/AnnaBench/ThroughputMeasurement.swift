@@ -66,7 +66,8 @@ struct ThroughputMeasurement {
         }
         let recorded = MonotonicClock.now()
         await manager.flush()
-        let othersShare = MachineLoad.Reading.now().othersShare(since: load)
+        let loadAfter = MachineLoad.Reading.now()
+        let othersShare = loadAfter.othersShare(since: load)
         let tally = counter.snapshot
         try counter.verify(expected, scenario: scenario)
         withExtendedLifetime((tree, workspace)) {}
@@ -85,6 +86,7 @@ struct ThroughputMeasurement {
         line["rssBeforeRegistration"] = .number(Double(memoryBefore))
         line["rssAfterRegistration"] = .number(Double(memoryAfter))
         line["othersCpuShare"] = .number(othersShare)
+        line["cpuSeconds"] = .number(loadAfter.processSeconds(since: load))
         line["calibrationMs"] = .number(calibration)
         return line
     }

@@ -78,6 +78,8 @@ public final class AnalyticsEngine {
     /// unknown, so the next batch sends the whole table).
     private var tablesSent: [BridgeTable: (generation: Int, count: Int)] = [:]
     private var metas: [ResultMeta] = []
+    /// The `Float64Array` batches are copied into, reused while large enough.
+    private var batchArray: JavaScriptValue?
 
     /// Loads the module and constructs its manager.
     /// - Parameter onResult: called synchronously, on the calling thread, for each result.
@@ -226,10 +228,11 @@ public final class AnalyticsEngine {
         do {
             let sent = tablesSent[table].flatMap { $0.generation == strings.generation && $0.count <= strings.strings.count ? $0.count : nil }
             let missing = strings.strings[(sent ?? 0)...]
-            let numbers = try batch.numbers(of: range).withUnsafeBufferPointer { try context.makeFloat64Array(copying: $0) }
+            let numbers = try batch.numbers(of: range).withUnsafeBufferPointer { try batchArray(holding: $0) }
             let interned = missing.isEmpty ? context.makeValue(.null) : context.makeValue(.array(missing.map(JSONValue.string)))
             let literals = batch.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(batch.literals.map(JSONValue.string)))
-            let arguments = [numbers, context.makeValue(.number(Double(table.rawValue))), interned, literals, context.makeValue(.bool(sent == nil))]
+            let count = context.makeValue(.number(Double(batch.numbers(of: range).count)))
+            let arguments = [numbers, count, context.makeValue(.number(Double(table.rawValue))), interned, literals, context.makeValue(.bool(sent == nil))]
             tablesSent[table] = (strings.generation, strings.strings.count)  // the bridge takes them in before the operations
             try bridge.apply.call(arguments)
         } catch let error as JavaScriptError {
@@ -249,6 +252,14 @@ public final class AnalyticsEngine {
         deliver(range, upTo: range.count, operation: operation, onError: onError)
         adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
         return range.upperBound
+    }
+
+    /// The reused batch array with `numbers` at its start (a larger one when they do not fit).
+    private func batchArray(holding numbers: UnsafeBufferPointer<Double>) throws -> JavaScriptValue {
+        if let batchArray, try batchArray.overwriteFloat64Array(from: numbers) { return batchArray }
+        let array = try runtime.context.makeFloat64Array(copying: numbers, length: max(numbers.count, 32_768))
+        batchArray = array
+        return array
     }
 
     private func adjustBatchSize(after elapsed: Duration, operations: Int) {

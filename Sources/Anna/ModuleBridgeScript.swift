@@ -81,7 +81,8 @@ enum ModuleBridgeScript {
     return result;
   }
 
-  function apply(batch, table, interned, batchLiterals, reset) {
+  // `batch` is reused from call to call: only its first `length` numbers belong to this one.
+  function apply(batch, length, table, interned, batchLiterals, reset) {
     if (reset) tables[table] = [];
     strings = tables[table];
     if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
@@ -89,7 +90,6 @@ enum ModuleBridgeScript {
     numbers = batch;
     at = 0;
     operation = 0;
-    const length = batch.length;
     while (at < length) {
       const code = numbers[at++];
       time = numbers[at++];
