@@ -150,7 +150,7 @@ enum ModuleBridgeScript {
     slowCount: function slowCount() { return slow.length; },
     slowResult: function slowResult(index) { return slow[index]; },
     clearResults: function clearResults() {
-      results = [];
+      results.length = 0; // the array (and its storage) serves the next batch
       slow = [];
     },
     takeErrors: function takeErrors() {
