@@ -204,11 +204,13 @@ struct ScenarioRunner {
         line["nodes"] = runs[0]["nodes"]
         line["patterns"] = runs[0]["patterns"]
         line["events"] = runs[0]["events"]
+        line["warmupEvents"] = runs[0]["warmupEvents"]
         line["results"] = runs[0]["results"]
         line["seconds"] = .rounded(Stats.median(runs.map { $0.number("seconds") }), 4)
         line["eventsPerSecond"] = .rounded(median)
         line["nsPerEvent"] = .rounded(1e9 / max(median, 1e-9), 1)
         line["recordNsPerEvent"] = .rounded(Stats.median(runs.map { $0.number("recordSeconds") * 1e9 / $0.number("events") }), 1)
+        line["cpuNsPerEvent"] = .rounded(Stats.median(runs.map { $0.number("cpuSeconds") * 1e9 / $0.number("events") }), 1)
         line["runs"] = .number(Double(runs.count))
         line["median"] = true
         line["allRuns"] = .array(rates.map { .rounded($0) })
