@@ -64,6 +64,8 @@ public final class AnalyticsEngine {
     /// limit) and grow back when they are fast.
     public static let maximumBatchSize = 2_048
     private var batchSize = 256
+    /// When this many metas are numbered, both sides start over.
+    static let metaLimit = 65_536
 
     private let onResult: (AnalyticsResult) -> Void
     /// When set, the results of a batch in which nothing failed go here undecoded instead
@@ -80,6 +82,7 @@ public final class AnalyticsEngine {
     private var metas: [ResultMeta] = []
     /// The `Float64Array` batches are copied into, reused while large enough.
     private var batchArray: JavaScriptValue?
+    private var batchArrayLength = 0
 
     /// Loads the module and constructs its manager.
     /// - Parameter onResult: called synchronously, on the calling thread, for each result.
@@ -219,7 +222,7 @@ public final class AnalyticsEngine {
         _ batch: EncodedOperations, _ range: Range<Int>, table: BridgeTable, strings: StringTableMirror,
         operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
     ) -> Int {
-        if metas.count >= OperationEncoder.tableLimit {
+        if metas.count >= Self.metaLimit {
             _ = try? bridge.forgetMetas.call([JavaScriptValue]())
             metas.removeAll(keepingCapacity: true)
         }
@@ -228,14 +231,19 @@ public final class AnalyticsEngine {
         do {
             let sent = tablesSent[table].flatMap { $0.generation == strings.generation && $0.count <= strings.strings.count ? $0.count : nil }
             let missing = strings.strings[(sent ?? 0)...]
-            let numbers = try batch.numbers(of: range).withUnsafeBufferPointer { try batchArray(holding: $0) }
+            let slice = batch.numbers(of: range)
+            let numbers = try slice.withUnsafeBufferPointer { try batchArray(holding: $0) }
             let interned = missing.isEmpty ? context.makeValue(.null) : context.makeValue(.array(missing.map(JSONValue.string)))
-            let literals = batch.literals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(batch.literals.map(JSONValue.string)))
-            let count = context.makeValue(.number(Double(batch.numbers(of: range).count)))
-            let arguments = [numbers, count, context.makeValue(.number(Double(table.rawValue))), interned, literals, context.makeValue(.bool(sent == nil))]
+            let rangeLiterals = batch.literals(of: range)
+            let literals = rangeLiterals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(rangeLiterals.map(JSONValue.string)))
+            let arguments = [
+                numbers, context.makeValue(.number(Double(slice.count))), context.makeValue(.number(Double(table.rawValue))),
+                interned, literals, context.makeValue(.number(Double(rangeLiterals.startIndex))), context.makeValue(.bool(sent == nil)),
+            ]
             tablesSent[table] = (strings.generation, strings.strings.count)  // the bridge takes them in before the operations
             try bridge.apply.call(arguments)
         } catch let error as JavaScriptError {
+            tablesSent[table] = nil  // a call stopped by the time limit may not have taken them all in
             let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
             deliver(range, upTo: stopped, operation: operation, onError: onError)
             let position = min(range.lowerBound + stopped, range.upperBound - 1)
@@ -256,9 +264,15 @@ public final class AnalyticsEngine {
 
     /// The reused batch array with `numbers` at its start (a larger one when they do not fit).
     private func batchArray(holding numbers: UnsafeBufferPointer<Double>) throws -> JavaScriptValue {
-        if let batchArray, try batchArray.overwriteFloat64Array(from: numbers) { return batchArray }
-        let array = try runtime.context.makeFloat64Array(copying: numbers, length: max(numbers.count, 32_768))
-        batchArray = array
+        let array: JavaScriptValue
+        if let batchArray, batchArrayLength >= numbers.count {
+            array = batchArray
+        } else {
+            batchArrayLength = max(2 * numbers.count, 32_768)
+            array = try runtime.context.makeFloat64Array(length: batchArrayLength)
+            batchArray = array
+        }
+        try array.overwriteFloat64Array(from: numbers)
         return array
     }
 

@@ -246,10 +246,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// The registration, unless it or an ancestor's was cancelled since; then it is
     /// forgotten (the core removed the node with that ancestor).
     private var liveRegistration: NodeRegistration? {
-        if let registration, !registration.isLive {
-            self.registration = nil
-            parentAnalyzer = nil
-        }
+        if let registration, !registration.isLive { forgetRegistration() }
         return registration
     }
 
@@ -287,7 +284,11 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         guard let registration = liveRegistration else { return }
         registration.cancel()
         registration.manager.send(.deregister(id: registration.id))
-        self.registration = nil
+        forgetRegistration()
+    }
+
+    private func forgetRegistration() {
+        registration = nil
         parentAnalyzer = nil
     }
 

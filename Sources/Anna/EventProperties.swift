@@ -1,5 +1,4 @@
 import CoreJS
-import OrderedCollections
 
 /// An event's properties in the form the analyzer was given them, so the encoder can write
 /// an object's members without building the object first.
@@ -11,12 +10,12 @@ enum EventProperties: Sendable {
     /// Attributes, sent as an object with the keys sorted (for a stable order).
     case attributes([String: JSONValue])
 
-    /// Calls `body` with each member of the object, in order; `false` (and no calls) for
-    /// properties given whole.
-    func forEachMember(_ body: (String, JSONValue) -> Void) -> Bool {
+    /// Calls `body` with each member of the object the properties stand for, in order
+    /// (for ``value(_:)``, which is sent as it is, none).
+    func forEachMember(_ body: (String, JSONValue) -> Void) {
         switch self {
         case .value:
-            return false
+            return
         case let .update(keyPath, value):
             body("key-path", .string(keyPath))
             if let value { body("value", value) }
@@ -25,18 +24,5 @@ enum EventProperties: Sendable {
         case let .attributes(attributes):
             for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { body(key, value) }
         }
-        return true
-    }
-
-    /// The properties as one value, as the core receives them.
-    var jsonValue: JSONValue {
-        if case let .value(value) = self { return value }
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        _ = forEachMember { key, value in
-            keys.append(key)
-            values.append(value)
-        }
-        return .object(OrderedDictionary(uncheckedUniqueKeys: keys, values: values))
     }
 }

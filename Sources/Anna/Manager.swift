@@ -1,4 +1,5 @@
 import CoreJS
+import DequeModule
 import Dispatch
 import Foundation
 import Synchronization
@@ -102,20 +103,12 @@ public final class Manager: Sendable {
     /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
     /// It is encoded right away, on the calling thread.
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
-        let mustSchedule = pending.withLock { queue in
-            queue.append(operation, time: time)
-            return queue.scheduleDrain()
-        }
-        if mustSchedule { scriptQueue.async { self.drain() } }
+        enqueue { $0.append(operation, time: time) }
     }
 
     /// Queues `recordEvent` (encoded right away, on the calling thread).
     func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
-        let mustSchedule = pending.withLock { queue in
-            queue.appendEvent(id: id, name: name, properties: properties, time: time)
-            return queue.scheduleDrain()
-        }
-        if mustSchedule { scriptQueue.async { self.drain() } }
+        enqueue { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
     }
 
     /// The most operations kept while a module fails to load in debug mode (oldest dropped).
@@ -133,8 +126,13 @@ public final class Manager: Sendable {
     }
 
     private func enqueue(_ task: ScriptTask) {
+        enqueue { $0.append(task) }
+    }
+
+    /// Adds work to the queue under its lock and schedules a drain unless one is scheduled.
+    private func enqueue(_ add: (inout WorkQueue) -> Void) {
         let mustSchedule = pending.withLock { queue in
-            queue.append(task)
+            add(&queue)
             return queue.scheduleDrain()
         }
         if mustSchedule { scriptQueue.async { self.drain() } }
@@ -184,18 +182,20 @@ public final class Manager: Sendable {
             if dependency.debug { keepForReplay(range.map(decoder.operation(at:))) }
             return
         }
-        if let recorder = script.recorder {
-            for index in range {
-                let item = decoder.operation(at: index)
-                recorder.record(item.operation, time: item.time)
-            }
-        }
+        writeToRecording(range.lazy.map(decoder.operation(at:)))
         engine.apply(batch, range, table: .manager, strings: script.strings, operation: { decoder.operation(at: $0).operation }) { _, error in
             report(error)
         }
     }
 
-    /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``.
+    /// Writes operations to the recording, when there is one (`Dependency.recordingURL`).
+    private func writeToRecording(_ operations: some Sequence<TimedOperation>) {
+        guard let recorder = script.recorder else { return }
+        for item in operations { recorder.record(item.operation, time: item.time) }
+    }
+
+    /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``
+    /// (the oldest go first).
     private func keepForReplay(_ operations: [TimedOperation]) {
         script.backlog.append(contentsOf: operations)
         let excess = script.backlog.count - Self.backlogLimit
@@ -233,13 +233,14 @@ public final class Manager: Sendable {
             script.engine?.resultSink = { pending in results.append(pending) }
             script.lastLoadError = nil
             script.backlogOverflowReported = false
-            let backlog = script.backlog
+            let backlog = Array(script.backlog)
             script.backlog.removeAll()
-            if let engine = script.engine, !backlog.isEmpty {
-                if let recorder = script.recorder {
-                    for item in backlog { recorder.record(item.operation, time: item.time) }
+            if let engine = script.engine {
+                writeToRecording(backlog)
+                // In slices, so the engine's own encoder never holds the whole backlog.
+                for start in stride(from: 0, to: backlog.count, by: AnalyticsEngine.maximumBatchSize) {
+                    engine.apply(backlog[start..<min(start + AnalyticsEngine.maximumBatchSize, backlog.count)]) { _, error in report(error) }
                 }
-                engine.apply(backlog) { _, error in report(error) }
             }
         } catch {
             // Retried on every call in debug mode: report a failure once until it changes.
@@ -314,7 +315,7 @@ extension Manager {
     fileprivate final class ScriptState: @unchecked Sendable {
         var engine: AnalyticsEngine?
         var lastLoadError: (any Error)?
-        var backlog: [TimedOperation] = []
+        var backlog = Deque<TimedOperation>()
         /// The interned strings of the chunks taken so far.
         var strings = StringTableMirror()
         var backlogOverflowReported = false

@@ -1,9 +1,11 @@
 /// The JavaScript half of the bridge between ``AnalyticsEngine`` and a module's manager.
 ///
 /// It relies only on the module protocol, so it drives any core. Swift hands it batches of
-/// operations as numbers in one `Float64Array` (see ``OperationEncoder``) plus the strings
-/// they add to one of two interned tables (the engine's encoder's and the manager's); it calls the manager once per operation, catching errors per operation, and
-/// collects results (with their meta, interned) until Swift takes them as one JSON text.
+/// operations as numbers in one reused `Float64Array` (see ``OperationEncoder``), the
+/// strings they add to one of two interned tables (the engine's encoder's and the
+/// manager's) and their literals. It calls the manager once per operation, catching errors
+/// per operation, and collects results (with their meta, interned) until Swift takes them
+/// as one JSON text.
 enum ModuleBridgeScript {
     static let sourceURL = "anna:module-bridge.js"
 
@@ -16,6 +18,7 @@ enum ModuleBridgeScript {
   const tables = [[], []];
   let strings = tables[0];
   let literals = [];
+  let base = 0; // the batch index of literals[0]
   let numbers = null;
   let at = 0;
   let results = [];
@@ -49,7 +52,7 @@ enum ModuleBridgeScript {
     results.push(operation, metaID(meta), result);
   }
 
-  function string(index) { return index >= 0 ? strings[index] : literals[-index - 1]; }
+  function string(index) { return index >= 0 ? strings[index] : literals[-index - 1 - base]; }
 
   function id() {
     const kind = numbers[at++], value = numbers[at++];
@@ -82,14 +85,16 @@ enum ModuleBridgeScript {
   }
 
   // `batch` is reused from call to call: only its first `length` numbers belong to this one.
-  function apply(batch, length, table, interned, batchLiterals, reset) {
+  // `batchLiterals` are the call's literals; string -1 - literalBase is the first.
+  function apply(batch, length, table, interned, batchLiterals, literalBase, reset) {
+    operation = 0; // before anything that can be stopped, so progress() counts this call
     if (reset) tables[table] = [];
     strings = tables[table];
     if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
     literals = batchLiterals === null ? [] : batchLiterals;
+    base = literalBase;
     numbers = batch;
     at = 0;
-    operation = 0;
     while (at < length) {
       const code = numbers[at++];
       time = numbers[at++];

@@ -1,10 +1,11 @@
 import CoreJS
 
-/// One call of the module protocol, as the manager queues it and the recorder writes it.
+/// One call of the module protocol, as an engine applies it and the recorder writes it
+/// (the manager queues operations already encoded; see ``OperationEncoder``).
 public enum ModuleOperation: Sendable, Equatable {
     /// `registerNode(id, parentID, name, index, namespace, attributes)`. Boxed (`indirect`):
-    /// registrations are rarer than events, and every queued operation is as large as the
-    /// largest case.
+    /// registrations are rarer than events, and in an array of operations (a replay, the
+    /// debug backlog) each is as large as the largest case.
     indirect case register(id: NodeID, parent: NodeID?, name: String, index: Int?, namespace: String?, attributes: JSONValue?)
     /// `recordEvent(name, properties, nodeID)`.
     case event(id: NodeID, name: String, properties: JSONValue)

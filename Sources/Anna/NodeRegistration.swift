@@ -3,9 +3,9 @@
 /// Deregistering a node cancels its registration, and with it, implicitly, those of its
 /// descendants (the core removes their nodes too): a registration is live only while no
 /// registration up its chain is cancelled. Analyzers check their own chain when used, so a
-/// parent keeps no references to its children, and analyzers (which hosts retain on every
-/// event) are never the target of weak references that would slow down their reference
-/// counting.
+/// parent keeps no references to its children. A leaf analyzer (which hosts retain on
+/// every event) is then the target of no weak reference, which would move its reference
+/// counting to a slower side table.
 ///
 /// Only touched under ``Analyzer``'s lock, which also guards the static count.
 final class NodeRegistration {

@@ -59,7 +59,11 @@ struct OperationDecoder {
     }
 
     private func string(_ index: Int) -> String {
-        table.string(index, in: batch) ?? ""
+        guard let text = table.string(index, in: batch) else {
+            assertionFailure("string \(index) is in neither the interned table nor the batch's literals")
+            return ""
+        }
+        return text
     }
 
     private mutating func nodeID() -> NodeID? {

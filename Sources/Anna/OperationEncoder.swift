@@ -12,10 +12,11 @@ import Foundation
 ///
 /// An ID is `kind, value`: `0, number` for a plain ID, `1, string` for a keyed ID (its JSON
 /// text), `-1, 0` for none. Strings are indexes: `≥ 0` into the interned table (each batch
-/// brings the strings it added; see ``StringTableMirror``), `< 0` into the batch's literals. An object is `count` then `key, value` pairs
-/// (undefined members left out); `-1` is null, `-2` a value that is not an object. A value
-/// is `tag[, payload]`: 0 number, 1 string, 2 true, 3 false, 4 null, 5 JSON text. Missing
-/// numbers (time, index, namespace) are NaN.
+/// brings the strings it added; see ``StringTableMirror``), `< 0` into the batch's
+/// literals. An object is `count` then `key, value` pairs (undefined members left out);
+/// `-1` is null, `-2` a value that is not an object. A value is `tag[, payload]`: 0 number,
+/// 1 string, 2 true, 3 false, 4 null, 5 JSON text. Missing numbers (time, index,
+/// namespace) are NaN.
 struct OperationEncoder {
     /// Strings longer than this are sent as literals, never interned.
     static let internLimit = 64
@@ -23,8 +24,10 @@ struct OperationEncoder {
     static let tableLimit = 65_536
 
     private var interned = StringInterner()
+    /// The interned number of each keyed ID's JSON text, so it is written once, not per event.
+    private var keyedIDs: [NodeID: Int] = [:]
     /// The batch being encoded.
-    var batch = EncodedOperations()
+    private(set) var batch = EncodedOperations()
 
     /// Empties the batch (keeping its buffers) to start a new one; the interned table
     /// carries over unless it reached ``tableLimit``.
@@ -32,6 +35,7 @@ struct OperationEncoder {
         batch.removeAll()
         if interned.count >= Self.tableLimit {
             interned.removeAll()
+            keyedIDs.removeAll()
             batch.resetsTable = true
         }
     }
@@ -46,9 +50,7 @@ struct OperationEncoder {
     mutating func encode(_ operation: ModuleOperation, time: Double?) {
         switch operation {
         case let .register(id, parent, name, index, namespace, attributes):
-            batch.starts.append(batch.numbers.count)
-            append(0)
-            append(time ?? .nan)
+            beginOperation(code: 0, time: time)
             encode(id)
             if let parent { encode(parent) } else { append(-1); append(0) }
             append(Double(string(name)))
@@ -56,42 +58,31 @@ struct OperationEncoder {
             append(namespace.map { Double(string($0)) } ?? .nan)
             encodeObject(attributes ?? .null)
         case let .event(id, name, properties):
-            beginEvent(id: id, name: name, time: time)
-            encodeObject(properties)
+            encodeEvent(id: id, name: name, properties: .value(properties), time: time)
         case let .deregister(id):
-            batch.starts.append(batch.numbers.count)
-            append(2)
-            append(time ?? .nan)
+            beginOperation(code: 2, time: time)
             encode(id)
         }
     }
 
-    /// Encodes `recordEvent` with `properties` as ``encode(_:time:)`` encodes
-    /// `.event(id, name, properties.jsonValue)`, without building that value.
+    /// Encodes `recordEvent` with `properties` as ``encode(_:time:)`` encodes an event
+    /// whose properties are the object they stand for, without building that object.
     mutating func encodeEvent(id: NodeID, name: String, properties: EventProperties, time: Double?) {
-        guard case .value = properties else {
-            beginEvent(id: id, name: name, time: time)
-            let countSlot = batch.numbers.count
-            append(0)
-            var count = 0
-            _ = properties.forEachMember { key, value in
-                guard !value.isUndefined else { return }
-                count += 1
-                append(Double(string(key)))
-                encodeValue(value)
-            }
-            batch.numbers[countSlot] = Double(count)
-            return
-        }
-        encode(.event(id: id, name: name, properties: properties.jsonValue), time: time)
-    }
-
-    private mutating func beginEvent(id: NodeID, name: String, time: Double?) {
-        batch.starts.append(batch.numbers.count)
-        append(1)
-        append(time ?? .nan)
+        beginOperation(code: 1, time: time)
         encode(id)
         append(Double(string(name)))
+        if case let .value(value) = properties {
+            encodeObject(value)
+        } else {
+            encodeMembers(properties.forEachMember)
+        }
+    }
+
+    private mutating func beginOperation(code: Double, time: Double?) {
+        batch.starts.append(batch.numbers.count)
+        batch.literalStarts.append(batch.literals.count)
+        append(code)
+        append(time ?? .nan)
     }
 
     private mutating func append(_ number: Double) {
@@ -104,17 +95,21 @@ struct OperationEncoder {
             append(Double(id.owner))
         } else {
             append(1)
-            append(Double(string(id.jsonValue.jsonText)))
+            if let known = keyedIDs[id] {
+                append(Double(known))
+            } else {
+                let number = string(id.description)
+                if number >= 0 { keyedIDs[id] = number }  // (a literal when very long: not kept)
+                append(Double(number))
+            }
         }
     }
 
     private mutating func encodeObject(_ value: JSONValue) {
         switch value {
         case let .object(members):
-            append(Double(members.values.count { !$0.isUndefined }))
-            for (key, member) in members where !member.isUndefined {
-                append(Double(string(key)))
-                encodeValue(member)
+            encodeMembers { body in
+                for (key, member) in members { body(key, member) }
             }
         case .null, .undefined:
             append(-1)
@@ -122,6 +117,20 @@ struct OperationEncoder {
             append(-2)
             encodeValue(value)
         }
+    }
+
+    /// An object: its member count, then `key, value` pairs; undefined members are left out.
+    private mutating func encodeMembers(_ forEachMember: ((String, JSONValue) -> Void) -> Void) {
+        let countSlot = batch.numbers.count
+        append(0)
+        var count = 0
+        forEachMember { key, value in
+            guard !value.isUndefined else { return }
+            count += 1
+            append(Double(string(key)))
+            encodeValue(value)
+        }
+        batch.numbers[countSlot] = Double(count)
     }
 
     private mutating func encodeValue(_ value: JSONValue) {
@@ -161,6 +170,8 @@ struct EncodedOperations: Sendable {
     var numbers: [Double] = []
     /// Where each operation's numbers start.
     var starts: [Int] = []
+    /// How many literals the operations before each one added.
+    var literalStarts: [Int] = []
     /// The strings the batch added to the interned table, in order.
     var newStrings: [String] = []
     /// The batch's literals (string index `-1 - i` is `literals[i]`).
@@ -177,10 +188,17 @@ struct EncodedOperations: Sendable {
         return numbers[starts[range.lowerBound]..<end]
     }
 
+    /// The literals of operations `range` (the slice keeps the batch's indices).
+    func literals(of range: Range<Int>) -> ArraySlice<String> {
+        let end = range.upperBound < literalStarts.count ? literalStarts[range.upperBound] : literals.count
+        return literals[literalStarts[range.lowerBound]..<end]
+    }
+
     /// Empties the batch, keeping its buffers.
     mutating func removeAll() {
         numbers.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
+        literalStarts.removeAll(keepingCapacity: true)
         newStrings.removeAll(keepingCapacity: true)
         literals.removeAll(keepingCapacity: true)
         resetsTable = false

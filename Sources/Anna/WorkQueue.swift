@@ -15,7 +15,6 @@ struct WorkChunk: Sendable {
     /// Tasks in order; each runs after the operations before `position` and before the rest.
     var tasks: [(position: Int, task: ScriptTask)] = []
 
-    var isEmpty: Bool { count == 0 }
     var count: Int { operations.count + tasks.count }
 
     mutating func removeAll() {

@@ -416,39 +416,38 @@ private struct JSONParser {
 
     private mutating func parseNumber() throws -> JSONValue {
         let start = position
-        let zero = UInt8(ascii: "0")
-        func digit(at index: Int) -> UInt8? {
-            guard index < bytes.count else { return nil }
-            let value = bytes[index] &- zero
-            return value < 10 ? value : nil
+        func digit(_ byte: UInt8?) -> UInt8? {
+            guard let value = byte.map({ $0 &- UInt8(ascii: "0") }), value < 10 else { return nil }
+            return value
         }
-        let negative = bytes[position] == UInt8(ascii: "-")
+        let negative = current == UInt8(ascii: "-")
         if negative { position += 1 }
-        guard let first = digit(at: position) else { throw failure("invalid number") }
+        guard let first = digit(current) else { throw failure("invalid number") }
         position += 1
         // Integers of up to 15 digits (the usual case) are summed up while they are read.
         var integer = Int(first)
-        if first != 0 {
-            while let next = digit(at: position) {
-                integer = integer &* 10 &+ Int(next)
-                position += 1
-            }
+        while first != 0, let next = digit(current) {
+            integer = integer &* 10 &+ Int(next)
+            position += 1
         }
         var isInteger = position - start - (negative ? 1 : 0) <= 15
         if current == UInt8(ascii: ".") {
             isInteger = false
             position += 1
-            guard digit(at: position) != nil else { throw failure("invalid number") }
-            while digit(at: position) != nil { position += 1 }
+            guard digit(current) != nil else { throw failure("invalid number") }
+            while digit(current) != nil { position += 1 }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             isInteger = false
             position += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard digit(at: position) != nil else { throw failure("invalid number") }
-            while digit(at: position) != nil { position += 1 }
+            guard digit(current) != nil else { throw failure("invalid number") }
+            while digit(current) != nil { position += 1 }
         }
-        if isInteger { return .number(Double(negative ? -integer : integer)) }
+        if isInteger {
+            let magnitude = Double(integer)
+            return .number(negative ? -magnitude : magnitude)  // "-0" is -0, as in JSON.parse
+        }
         let digits = UnsafeBufferPointer(rebasing: bytes[start..<position])
         guard let number = Double(String(decoding: digits, as: UTF8.self)) else { throw failure("invalid number") }
         return .number(number)

@@ -181,6 +181,27 @@ struct AnalyticsEngineTests {
         #expect(errors.first?.1.description.contains("execution time limit exceeded: recording 'spin' on node 1") == true)
     }
 
+    @Test("long strings and nested values reach tasks in every batch of a long run, also after a time-out")
+    func literalsAcrossBatches() throws {
+        let collector = Collector()
+        let engine = try taskEngine("""
+            match('spin', () => { for (;;) {} });
+            match('say', (node) => [node.latestEvent().attributes.text, node.latestEvent().attributes.list]);
+            """, limit: 0.3, into: collector)
+        func text(_ n: Int) -> String { "text \(n) " + String(repeating: "long ", count: 20) }
+        func say(_ n: Int) -> TimedOperation {
+            TimedOperation(.event(id: NodeID(1), name: "say", properties: ["text": .string(text(n)), "list": [.number(Double(n))]]))
+        }
+        var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
+        operations += (0..<600).map(say)  // more than one batch
+        operations.append(TimedOperation(.event(id: NodeID(1), name: "spin", properties: [:])))
+        operations += (600..<620).map(say)  // one operation per call after the time-out
+        var errors: [Int] = []
+        engine.apply(operations) { position, _ in errors.append(position) }
+        #expect(errors == [601])
+        #expect(collector.results.map(\.value) == (0..<620).map { n in [.string(text(n)), [.number(Double(n))]] })
+    }
+
     @Test("results nested deeper than the parser reads, and cyclic results, arrive with the right meta")
     func unusualResults() throws {
         let collector = Collector()

@@ -27,6 +27,24 @@ struct JSONValueTests {
         #expect(JSONValue.number(number).jsonText == expected)
     }
 
+    @Test("numbers parse as JSON.parse reads them", arguments: [
+        "0", "-0", "7", "-42", "999999999999999", "1234567890123456", "-9007199254740993", "1E+2", "2.5e-3", "-0.0", "10.25",
+    ])
+    func numbersAsJSONParse(_ text: String) throws {
+        let parse = try context.evaluate("(function (t) { const n = JSON.parse(t); return [n, Object.is(n, -0)] })", sourceURL: "/t.js")
+        let expected = try parse.call([JSONValue.string(text)]).toJSON()
+        guard case let .number(number) = try JSONValue(parsing: text) else {
+            Issue.record("\(text) is not a number")
+            return
+        }
+        #expect([.number(number), .bool(number == 0 && number.sign == .minus)] == expected)
+    }
+
+    @Test("malformed numbers are refused", arguments: ["01", "1.", "-", "1e", ".5", "+1", "1.e3"])
+    func malformedNumbers(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
     @Test("a large array of objects survives garbage collection while it is built")
     func largeArrays() throws {
         let value = JSONValue.array((0..<100_000).map { .object(["n": .number(Double($0)), "s": .string("item \($0)")]) })

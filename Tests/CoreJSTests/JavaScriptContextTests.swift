@@ -150,6 +150,24 @@ struct JavaScriptContextTests {
         #expect(released == nil)
     }
 
+    @Test("one Float64Array carries batch after batch; a short or wrong array is refused")
+    func float64ArrayReuse() throws {
+        let context = JavaScriptContext()
+        let sumOfFirst = try context.evaluate("(function (a, n) { let s = 0; for (let i = 0; i < n; i++) s += a[i]; return [a.length, s] })", sourceURL: "/t.js")
+        let array = try context.makeFloat64Array(length: 4)
+        try [1.5, 2.5, 3.0].withUnsafeBufferPointer { try array.overwriteFloat64Array(from: $0) }
+        #expect(try sumOfFirst.call([array, context.makeValue(3)]).toJSON() == [4, 7])
+        try [10.0].withUnsafeBufferPointer { try array.overwriteFloat64Array(from: $0) }
+        #expect(try sumOfFirst.call([array, context.makeValue(3)]).toJSON() == [4, 15.5], "only the start is overwritten")
+        #expect(throws: JavaScriptError.self) {
+            try [Double](repeating: 1, count: 5).withUnsafeBufferPointer { try array.overwriteFloat64Array(from: $0) }
+        }
+        let plain = try context.evaluate("[0, 0, 0, 0, 0]", sourceURL: "/t.js")
+        #expect(throws: JavaScriptError.self) {
+            try [1.0].withUnsafeBufferPointer { try plain.overwriteFloat64Array(from: $0) }
+        }
+    }
+
     @Test("many calls that cross the boundary release every protected value")
     func callsDoNotLeak() throws {
         let context = JavaScriptContext()

@@ -59,12 +59,14 @@ function describeNode(node) {
 class NodeTree {
   constructor() {
     this._nodes = new Map(); // key -> Node
-    // Plain IDs are the hosts' object numbers, handed out counting up: nodes under small
-    // ones are also found by index here (one array slot instead of a hash lookup, which
-    // matters once nodes are many). Removed nodes leave undefined, and the array only
-    // grows for a number within a few times the node count, so it stays dense and its
-    // size follows the tree's.
+    // Plain IDs are the hosts' object numbers, handed out counting up: nodes are also found
+    // by index here, slot number - _numberBase (one array slot instead of a hash lookup,
+    // which matters once nodes are many). Removed nodes leave undefined. The array spans a
+    // few times the node count; a number outside it moves the span (rebuilt from the live
+    // nodes, at most once per half a span of new numbers), so it follows the numbers as
+    // hosts come and go. Nodes left outside are found through the Map.
     this._byNumber = [];
+    this._numberBase = 0;
     this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
     // path -> { path, count }: nodes with the same path share one string (a thousand cells
     // of a list, one path), so looking tasks and metas up by path finds the very key.
@@ -86,7 +88,7 @@ class NodeTree {
   /** The node for an ID, or undefined (also for malformed IDs). Hot: no allocation for numbers. */
   find(id) {
     if (typeof id === 'number') {
-      const node = this._byNumber[id];
+      const node = this._byNumber[id - this._numberBase];
       return node !== undefined ? node : this._nodes.get(id);
     }
     const key = keyOf(id);
@@ -189,6 +191,10 @@ class NodeTree {
       if (top._parent !== null && top._parent._children !== null) top._parent._children.delete(top);
       removed += this._removeSubtree(top);
     }
+    if (this._nodes.size === 0) {
+      this._byNumber = [];
+      this._numberBase = 0;
+    }
     return removed;
   }
 
@@ -201,7 +207,7 @@ class NodeTree {
       const { key, owner, keys } = parseID(node._id);
       this._nodes.delete(key);
       if (keys.length > 0) this._removeKeyed(owner, key);
-      else if (this._byNumber[key] === node) this._byNumber[key] = undefined;
+      else if (this._byNumber[key - this._numberBase] === node) this._byNumber[key - this._numberBase] = undefined;
       if (node === this._root) this._root = null;
       else this._dropPath(node._path);
       node._release();
@@ -211,10 +217,31 @@ class NodeTree {
   }
 
   _indexByNumber(number, node) {
+    if (!Number.isInteger(number)) return;
+    const limit = 4 * this._nodes.size + 1024;
+    if (number < this._numberBase || number - this._numberBase > limit) {
+      this._rebuildNumberIndex(number < this._numberBase ? number : number - (limit >> 1), limit);
+    }
+    const slot = number - this._numberBase;
     const slots = this._byNumber;
-    if (!Number.isInteger(number) || number < 0 || number > 4 * this._nodes.size + 1024) return;
-    while (slots.length < number) slots.push(undefined);
-    slots[number] = node;
+    while (slots.length < slot) slots.push(undefined);
+    slots[slot] = node;
+  }
+
+  /** Indexes the live plain IDs in [from, from + limit] (or from the smallest live one above). */
+  _rebuildNumberIndex(from, limit) {
+    let base = Infinity;
+    for (const key of this._nodes.keys()) {
+      if (typeof key === 'number' && Number.isInteger(key) && key >= from && key < base) base = key;
+    }
+    this._byNumber = [];
+    this._numberBase = base;
+    for (const [key, node] of this._nodes) {
+      const slot = typeof key === 'number' ? key - this._numberBase : -1;
+      if (!Number.isInteger(slot) || slot < 0 || slot > limit) continue;
+      while (this._byNumber.length < slot) this._byNumber.push(undefined);
+      this._byNumber[slot] = node;
+    }
   }
 
   _holdPath(path) {

@@ -59,14 +59,15 @@ function sameValue(a, b) {
 }
 
 class Node {
-  constructor(id, parent, name, index, attributes, createdAt) {
+  /** `path` is the parent's path + '/' + name: the tree passes one shared string per path. */
+  constructor(id, parent, name, index, attributes, createdAt, path) {
     this._id = id; // the ID as registered (number or array)
     this._parent = parent;
     this._name = name;
     this._index = index;
     this._attributes = attributes;
     this._createdAt = createdAt;
-    this._path = parent === null ? '' : parent._path + '/' + name;
+    this._path = path;
     this._depth = parent === null ? 0 : parent._depth + 1;
     this._children = null; // a Set, made for the first child
     // The last KEPT_EVENTS events, in fields of the node itself rather than an array of
@@ -175,9 +176,8 @@ class Node {
     if (this._visible) return;
     this._visible = true;
     if (this._firstDisplayed === null) this._firstDisplayed = event;
-    if (this._keyPath !== NO_KEY_PATH && this._valueFirstDisplayed === null && this._value != null) {
-      this._valueFirstDisplayed = event;
-    }
+    // An unused inline slot holds undefined, so it is skipped too.
+    if (this._valueFirstDisplayed === null && this._value != null) this._valueFirstDisplayed = event;
     if (this._moreValues === null) return;
     for (const slot of this._moreValues.values()) {
       if (slot.firstDisplayed === null && slot.value != null) slot.firstDisplayed = event;
@@ -216,29 +216,13 @@ class Node {
     return this._moreValues === null ? undefined : this._moreValues.get(keyPath);
   }
 
-  /** Kept event `slot` (0 to KEPT_EVENTS - 1). */
-  _keptEvent(slot) {
-    switch (slot) {
-      case 0: return this._e0;
-      case 1: return this._e1;
-      case 2: return this._e2;
-      case 3: return this._e3;
-      case 4: return this._e4;
-      case 5: return this._e5;
-      case 6: return this._e6;
-      case 7: return this._e7;
-      case 8: return this._e8;
-      default: return this._e9;
-    }
-  }
-
   /** The kept events, oldest first. */
   _recentEvents() {
-    const count = Math.min(this._recorded, KEPT_EVENTS);
-    const start = this._recorded - count;
-    const events = new Array(count);
-    for (let i = 0; i < count; i += 1) events[i] = this._keptEvent((start + i) % KEPT_EVENTS);
-    return events;
+    const slots = [this._e0, this._e1, this._e2, this._e3, this._e4,
+      this._e5, this._e6, this._e7, this._e8, this._e9];
+    if (this._recorded <= KEPT_EVENTS) return slots.slice(0, this._recorded);
+    const oldest = this._recorded % KEPT_EVENTS;
+    return slots.slice(oldest).concat(slots.slice(0, oldest));
   }
 
   /** Drops what the node holds for the core; called when it is deregistered. */
@@ -248,4 +232,4 @@ class Node {
   }
 }
 
-module.exports = { Node, Event, KEPT_EVENTS, APPEARED, DISAPPEARED, UPDATED, sameValue };
+module.exports = { Node, Event };

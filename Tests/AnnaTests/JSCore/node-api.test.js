@@ -138,6 +138,19 @@ module.exports = {
     const names = root.children[0].events.map((e) => e.name);
     assert.deepEqual(names, ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10', 'e11']);
     assert.deepEqual(root.events.map((e) => e.name), ['only']);
+    for (let i = 12; i < 27; i += 1) manager.recordEvent(`e${i}`, { i }, 2);
+    const later = JSON.parse(manager.snapshot('json')).root.children[0].events.map((e) => e.name);
+    assert.deepEqual(later, ['e17', 'e18', 'e19', 'e20', 'e21', 'e22', 'e23', 'e24', 'e25', 'e26'], 'oldest first, past several wraps');
+  },
+
+  'latestValue keeps any number of key paths apart, compared as Map keys'() {
+    const { manager, sent } = probing((node) => ['a', 'b', 'c', undefined, NaN].map((key) => node.latestValue(key)));
+    manager.recordEvent('probe', null, 4);
+    for (const [keyPath, value] of [['a', 1], ['b', 2], ['c', 3], [undefined, 'u'], [NaN, 'nan'], ['a', 10]]) {
+      manager.recordEvent('ana-updated', { 'key-path': keyPath, value }, 4);
+    }
+    manager.recordEvent('probe', null, 4);
+    assert.deepEqual(sent(), [[undefined, undefined, undefined, undefined, undefined], [10, 2, 3, 'u', 'nan']]);
   },
 
   'the module constructor works with and without new'() {

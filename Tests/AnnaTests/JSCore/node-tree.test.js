@@ -210,6 +210,26 @@ module.exports = {
     assert.deepEqual(sent(), ['new', 'child']);
   },
 
+  'nodes are found by number while numbers climb, jump back, or stand far apart'() {
+    const { manager: m, sent } = scripted((match) => match('tap', (node) => node.path));
+    m.registerNode(1, null, '__root__');
+    m.registerNode(2, 1, 'app');
+    // Hosts come and go with ever larger numbers while the first ones stay.
+    for (let number = 10; number < 20000; number += 1) {
+      m.registerNode(number, 2, 'cell' + (number % 3));
+      if (number % 1000 === 0) m.recordEvent('tap', null, number);
+      m.deregisterNodes(number);
+    }
+    m.registerNode(50000, 2, 'far');
+    m.registerNode(3, 2, 'back'); // below every number seen for a while
+    m.registerNode(-4, 2, 'negative');
+    for (const id of [1, 2, 50000, 3, -4]) m.recordEvent('tap', null, id);
+    assert.deepEqual(sent().slice(-5), ['', '/app', '/app/far', '/app/back', '/app/negative']);
+    assert.equal(sent().length, 19 + 5);
+    assert.equal(m.stats().nodes, 5);
+    assert.throws(() => m.recordEvent('tap', null, 19999), isNodeError);
+  },
+
   'IDs may be reused after deregistration, with fresh state'() {
     const { manager: m, sent } = scripted((match) =>
       match('probe', (node) => [node.path, node.isVisible()]));
