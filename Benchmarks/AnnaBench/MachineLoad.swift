@@ -18,16 +18,23 @@ enum MachineLoad {
     struct Reading {
         var machineBusyTicks: Int
         var processTicks: Int
+        /// The process's CPU time in nanoseconds (`CLOCK_PROCESS_CPUTIME_ID`: finer than ticks).
+        var processCPUNanoseconds: UInt64
         var wallNanoseconds: UInt64
 
         /// Reads the clocks; zeros where procfs cannot be read (the share is then 0).
         static func now() -> Reading {
-            Reading(machineBusyTicks: machineBusy(), processTicks: processTime(), wallNanoseconds: MonotonicClock.now())
+            var cpu = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu)
+            return Reading(
+                machineBusyTicks: machineBusy(), processTicks: processTime(),
+                processCPUNanoseconds: UInt64(cpu.tv_sec) * 1_000_000_000 + UInt64(cpu.tv_nsec),
+                wallNanoseconds: MonotonicClock.now())
         }
 
-        /// The CPU time this process used since `start`, in seconds (10 ms resolution).
+        /// The CPU time of all this process's threads since `start`, in seconds.
         func processSeconds(since start: Reading) -> Double {
-            Double(processTicks - start.processTicks) / ticksPerSecond
+            Double(processCPUNanoseconds - start.processCPUNanoseconds) / 1e9
         }
 
         /// The fraction of all CPUs' time since `start` that went to other processes (0…1);

@@ -9,7 +9,7 @@ import Foundation
 /// to profile a single workload:
 ///
 /// ```
-/// valgrind --tool=callgrind .build/release/anna-bench measure throughput --events 100000
+/// perf record -g .build/release/anna-bench measure throughput --events 1000000
 /// perf record -g .build/release/anna-bench measure throughput --screens 4545 --tasks scale --patterns 100
 /// ```
 struct MeasureCommand: AsyncParsableCommand {
@@ -70,6 +70,9 @@ struct MeasureCommand: AsyncParsableCommand {
         }
         guard churnEvery > 0, sampleEvery > 0, rate > 0, seconds > 0, (warmup ?? 0) >= 0 else {
             throw ValidationError("--churn-every, --sample-every, --rate and --seconds must be positive, --warmup not negative.")
+        }
+        if kind == .soak, warmup != nil {
+            throw ValidationError("--warmup is for throughput and latency; a soak is its own warm-up.")
         }
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The sizes of a run: `full` (the default, the figures, about 4 minutes on the
+/// The sizes of a run: `full` (the default, the figures, about 5 minutes on the
 /// 2-core machine) or `quick` (the committed baseline and `make bench-check`). Every size
 /// can be overridden by its own option.
 enum Profile: String, CaseIterable, ExpressibleByArgument, Sendable {

@@ -18,9 +18,8 @@ struct ResultTally: Sendable {
     var errors = 0
     /// The first of them.
     var firstError: String?
-    /// When the last result reached the delegate (``MonotonicClock`` nanoseconds): stamped
-    /// for every result, or only for the one that completes the expected total when the
-    /// counter was told it (so the clock is read once, not per result).
+    /// When the result that completed the expected total reached the delegate
+    /// (``MonotonicClock`` nanoseconds; 0 until then, or without an expected total).
     var lastResultAt: UInt64 = 0
     /// When the result tagged `seq` arrived, by `seq` (W4 only; 0 = not yet).
     var arrivals: [UInt64] = []
@@ -36,28 +35,29 @@ struct ResultTally: Sendable {
 /// to read from the measuring task.
 final class ResultCounter: ManagerDelegate {
     private let tally: Mutex<ResultTally>
-    private let stampOnlyAtTotal: Int?
+    private let expectedTotal: Int?
+    private let timesTaggedResults: Bool
 
     /// A counter; `taggedCapacity` > 0 keeps arrival times for tags `0..<taggedCapacity`.
-    /// With `expectedTotal`, only the arrival of result number `expectedTotal` is timed.
+    /// With `expectedTotal`, the arrival of result number `expectedTotal` is timed (the
+    /// clock is read once, not per result).
     init(taggedCapacity: Int = 0, expectedTotal: Int? = nil) {
         var initial = ResultTally()
         initial.arrivals = Array(repeating: 0, count: taggedCapacity)
         tally = Mutex(initial)
-        stampOnlyAtTotal = taggedCapacity > 0 ? nil : expectedTotal
+        self.expectedTotal = expectedTotal
+        timesTaggedResults = taggedCapacity > 0
     }
 
     /// A copy of the tally.
     var snapshot: ResultTally { tally.withLock { $0 } }
 
     func manager(_ manager: Manager, didSend result: AnalyticsResult) {
-        let stampOnlyAtTotal = stampOnlyAtTotal
-        let arrived = stampOnlyAtTotal == nil ? MonotonicClock.now() : 0
+        let arrived = timesTaggedResults ? MonotonicClock.now() : 0
+        let expectedTotal = expectedTotal
         tally.withLock { state in
             defer {
-                if stampOnlyAtTotal == nil { state.lastResultAt = arrived } else if state.total == stampOnlyAtTotal {
-                    state.lastResultAt = MonotonicClock.now()
-                }
+                if state.total == expectedTotal { state.lastResultAt = MonotonicClock.now() }
             }
             switch result.value {
             case .string:

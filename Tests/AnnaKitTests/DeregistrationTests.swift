@@ -33,8 +33,7 @@ struct DeregistrationTests {
     func deinitialization() async throws {
         let harness = Harness()
         let master = MasterViewController(rows: 6, visibleRows: 2)
-        let navigation = NavigationController(rootViewController: master)
-        harness.show(navigation)
+        let navigation = harness.showInNavigation(master)
 
         var banner: View? = View()
         weak let bannerProbe = banner

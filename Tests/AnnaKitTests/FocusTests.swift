@@ -11,8 +11,7 @@ struct FocusTests {
     func fromButton() async throws {
         let harness = Harness()
         let master = MasterViewController()
-        let navigation = NavigationController(rootViewController: master)
-        harness.show(navigation)
+        let navigation = harness.showInNavigation(master)
 
         master.more.tap()
         let detail = try #require(navigation.topViewController as? DetailViewController)
@@ -33,8 +32,7 @@ struct FocusTests {
     func fromRows() async throws {
         let harness = Harness()
         let master = MasterViewController(rows: 10, visibleRows: 3)
-        let navigation = NavigationController(rootViewController: master)
-        harness.show(navigation)
+        let navigation = harness.showInNavigation(master)
 
         master.table.selectRow(at: TableIndexPath(row: 2))
         navigation.popViewController()
@@ -57,8 +55,7 @@ struct FocusTests {
     func withoutFocus() async throws {
         let harness = Harness()
         let master = MasterViewController()
-        let navigation = NavigationController(rootViewController: master)
-        harness.show(navigation)
+        let navigation = harness.showInNavigation(master)
 
         navigation.pushViewController(DetailViewController())
 

@@ -40,8 +40,7 @@ struct LifecycleTests {
         let harness = Harness()
         let log = Log()
         let first = LoggingController(name: "first", log: log)
-        let navigation = NavigationController(rootViewController: first)
-        harness.show(navigation)
+        let navigation = harness.showInNavigation(first)
         let second = LoggingController(name: "second", log: log)
 
         navigation.pushViewController(second)

@@ -11,8 +11,7 @@ struct ReferenceTreeTests {
     func detailFromCell() async throws {
         let harness = Harness()
         let master = MasterViewController(rows: 10, visibleRows: 3)
-        let navigation = NavigationController(rootViewController: master)
-        harness.show(navigation)
+        let navigation = harness.showInNavigation(master)
 
         #expect(master.table.selectRow(at: TableIndexPath(row: 1)))
         let detail = try #require(navigation.topViewController as? DetailViewController)
@@ -55,8 +54,7 @@ struct ReferenceTreeTests {
     func snapshotTree() async throws {
         let harness = Harness()
         let master = MasterViewController(rows: 10, visibleRows: 2)
-        let navigation = NavigationController(rootViewController: master)
-        harness.show(navigation)
+        harness.showInNavigation(master)
         master.table.selectRow(at: TableIndexPath(row: 1))
 
         let nodes = try await harness.nodes().map(\.description)

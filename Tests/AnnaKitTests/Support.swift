@@ -109,6 +109,15 @@ final class Harness {
         application.window = window
     }
 
+    /// Shows `root` in a navigation controller as the window's root (the reference's
+    /// master screen set-up); the navigation controller, to push onto.
+    @discardableResult
+    func showInNavigation(_ root: ViewController) -> NavigationController {
+        let navigation = NavigationController(rootViewController: root)
+        show(navigation)
+        return navigation
+    }
+
     /// Every result delivered so far, once everything recorded before was handled.
     func results() async -> [AnalyticsResult] {
         await manager.flush()

@@ -28,7 +28,6 @@ final class HostScreen: Responder, AnalyzableObject, @unchecked Sendable {
     let table = HostObject()
     init(parent: any Responder) {
         self.parent = parent
-        table.parent = nil
     }
     func subAnalyzable(for key: String) -> SubAnalyzable? {
         key == "table" ? .one(table) : nil
@@ -40,17 +39,19 @@ final class RecordingDelegate: ManagerDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var storedResults: [AnalyticsResult] = []
     private var storedErrors: [any Error] = []
-    private(set) var queueLabels: Set<String> = []
+    private var storedQueueLabels: Set<String> = []
     static let queueKey = DispatchSpecificKey<String>()
 
     var results: [AnalyticsResult] { lock.withLock { storedResults } }
+    /// The labels (``queueKey``) of the queues results arrived on.
+    var queueLabels: Set<String> { lock.withLock { storedQueueLabels } }
     var values: [JSONValue] { results.map(\.value) }
     var errors: [any Error] { lock.withLock { storedErrors } }
 
     func manager(_ manager: Manager, didSend result: AnalyticsResult) {
         lock.withLock {
             storedResults.append(result)
-            queueLabels.insert(DispatchQueue.getSpecific(key: Self.queueKey) ?? "unknown")
+            storedQueueLabels.insert(DispatchQueue.getSpecific(key: Self.queueKey) ?? "unknown")
         }
     }
 
