@@ -23,9 +23,18 @@ enum ModuleBridgeScript {
   let at = 0;
   let results = [];
   let errors = [];
+  // Meta IDs by path, then task, then event. Results in a row mostly share a few metas
+  // (cells of a list share one path), so the last RECENT metas ([task, path, event, id, ...])
+  // are checked first and the last path's map is kept at hand: once paths are many, each
+  // lookup in the map of paths is a cache miss.
   let metaIDs = new Map();
   let newMetas = [];
   let metaCount = 0;
+  const RECENT = 4;
+  let recentMetas = [];
+  let recentNext = 0;
+  let lastPath = null;
+  let lastPathMetas = null;
   let slow = [];
   const config = {
     debug: false,
@@ -35,16 +44,31 @@ enum ModuleBridgeScript {
   function metaID(meta) {
     if (meta === null || typeof meta !== 'object') return -1;
     const task = String(meta.task), path = String(meta.path), event = String(meta.event);
-    let byPath = metaIDs.get(task);
-    if (byPath === undefined) { byPath = new Map(); metaIDs.set(task, byPath); }
-    let byEvent = byPath.get(path);
-    if (byEvent === undefined) { byEvent = new Map(); byPath.set(path, byEvent); }
+    for (let slot = 0; slot < recentMetas.length; slot += 4) {
+      if (recentMetas[slot] === task && recentMetas[slot + 1] === path && recentMetas[slot + 2] === event) {
+        return recentMetas[slot + 3];
+      }
+    }
+    let byTask = lastPathMetas;
+    if (path !== lastPath) {
+      byTask = metaIDs.get(path);
+      if (byTask === undefined) { byTask = new Map(); metaIDs.set(path, byTask); }
+      lastPath = path;
+      lastPathMetas = byTask;
+    }
+    let byEvent = byTask.get(task);
+    if (byEvent === undefined) { byEvent = new Map(); byTask.set(task, byEvent); }
     let id = byEvent.get(event);
     if (id === undefined) {
       id = metaCount++;
       byEvent.set(event, id);
       newMetas.push(task, path, event);
     }
+    recentMetas[recentNext] = task;
+    recentMetas[recentNext + 1] = path;
+    recentMetas[recentNext + 2] = event;
+    recentMetas[recentNext + 3] = id;
+    recentNext = (recentNext + 4) % (RECENT * 4);
     return id;
   }
 
@@ -166,6 +190,10 @@ enum ModuleBridgeScript {
     forgetMetas: function forgetMetas() {
       metaIDs = new Map();
       metaCount = 0;
+      recentMetas = [];
+      recentNext = 0;
+      lastPath = null;
+      lastPathMetas = null;
     },
   };
 })()

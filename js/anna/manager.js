@@ -2,7 +2,6 @@
 // The manager the host drives: the module protocol's object.
 
 const { AnnaError, LoadError, NodeError, messageOf, stackOf, taskFailure } = require('./errors');
-const { Event } = require('./node');
 const { NodeTree, describeID } = require('./node-tree');
 const { TaskRegistry } = require('./task-registry');
 const { TaskLoader, namespaceFile } = require('./task-loader');
@@ -32,7 +31,10 @@ class Manager {
     this._tasks = new TaskRegistry();
     this._loader = new TaskLoader(taskDirectory, this._debug, {
       add: (tasks) => this._tasks.add(tasks),
-      drop: (tasks) => this._tasks.drop(tasks), // also forgets the lists that held them,
+      drop: (tasks) => {
+        this._tasks.drop(tasks);
+        this._tasks.forgetLists(this._tree.sharedPaths()); // they hold the dropped tasks
+      },
     });
   }
 
@@ -72,9 +74,7 @@ class Manager {
    * @returns {number} how many nodes were removed
    */
   deregisterNodes(id) {
-    const removed = this._tree.remove(id);
-    if (this._tree.size === 0) this._tasks.forgetPathLists();
-    return removed;
+    return this._tree.remove(id);
   }
 
   /**
@@ -99,7 +99,7 @@ class Manager {
       throw new AnnaError(`Cannot record event '${name}' on node ${describeID(nodeID)}: ` +
         'its properties must be an object.');
     }
-    node._record(new Event(name, props, this._now()));
+    node._record(name, props, this._now());
 
     const tasks = this._tasks.tasksFor(node, name);
     let failures = null;
@@ -140,7 +140,6 @@ class Manager {
 
   /** Sizes of the internal tables, to check that memory is released. */
   stats() {
-    const cachedLists = this._tasks.pathListCount;
     return {
       nodes: this._tree.size,
       owners: this._tree.ownerCount,
@@ -148,7 +147,7 @@ class Manager {
       tasks: this._tasks.size,
       events: this._tasks.eventCount,
       files: this._loader.fileCount,
-      cachedLists,
+      cachedLists: this._tasks.listCount(this._tree.sharedPaths()),
       listsComputed: this._tasks.computedCount,
     };
   }

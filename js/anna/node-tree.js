@@ -10,6 +10,7 @@
 
 const { NodeError } = require('./errors');
 const { Node } = require('./node');
+const { SharedPath } = require('./shared-path');
 
 const NO_KEYS = Object.freeze([]);
 
@@ -68,9 +69,7 @@ class NodeTree {
     this._byNumber = [];
     this._numberBase = 0;
     this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
-    // path -> { path, count }: nodes with the same path share one string (a thousand cells
-    // of a list, one path), so looking tasks and metas up by path finds the very key.
-    this._paths = new Map();
+    this._paths = new Map(); // path -> SharedPath, below the root
     this._root = null;
   }
 
@@ -152,7 +151,7 @@ class NodeTree {
     const node = new Node(storedID, parent, name,
       index === undefined ? null : index,
       attributes ? Object.assign({}, attributes) : null, createdAt,
-      parent === null ? '' : this._holdPath(parent._path + '/' + name));
+      parent === null ? new SharedPath('') : this._holdPath(parent._path + '/' + name));
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     else this._indexByNumber(parsed.key, node);
@@ -245,13 +244,13 @@ class NodeTree {
   }
 
   _holdPath(path) {
-    const held = this._paths.get(path);
-    if (held !== undefined) {
-      held.count += 1;
-      return held.path;
+    let held = this._paths.get(path);
+    if (held === undefined) {
+      held = new SharedPath(path);
+      this._paths.set(path, held);
     }
-    this._paths.set(path, { path, count: 1 });
-    return path;
+    held.count += 1;
+    return held;
   }
 
   _dropPath(path) {
@@ -259,8 +258,14 @@ class NodeTree {
     if (held !== undefined && --held.count === 0) this._paths.delete(path);
   }
 
-  /** Distinct paths held (for stats). */
+  /** Distinct paths held below the root (for stats). */
   get pathCount() { return this._paths.size; }
+
+  /** Every SharedPath in use, the root's included. */
+  * sharedPaths() {
+    if (this._root !== null) yield this._root._shared;
+    yield* this._paths.values();
+  }
 
   // Most owners of keyed IDs have one, so its key is stored as is; a Set only for several.
   _addKeyed(owner, key) {

@@ -59,32 +59,57 @@ function sameValue(a, b) {
 }
 
 class Node {
-  /** `path` is the parent's path + '/' + name: the tree passes one shared string per path. */
-  constructor(id, parent, name, index, attributes, createdAt, path) {
+  /** `shared` is the SharedPath of the parent's path + '/' + name, held by the tree. */
+  constructor(id, parent, name, index, attributes, createdAt, shared) {
     this._id = id; // the ID as registered (number or array)
     this._parent = parent;
     this._name = name;
     this._index = index;
     this._attributes = attributes;
     this._createdAt = createdAt;
-    this._path = path;
+    this._shared = shared;
+    this._path = shared.path;
     this._depth = parent === null ? 0 : parent._depth + 1;
     this._children = null; // a Set, made for the first child
-    // The last KEPT_EVENTS events, in fields of the node itself rather than an array of
-    // their own: an event then touches one object (nodes are many, and each a cache miss).
-    // Event n is in field _e(n % KEPT_EVENTS); _recorded counts every event ever recorded.
-    this._e0 = null;
-    this._e1 = null;
-    this._e2 = null;
-    this._e3 = null;
-    this._e4 = null;
-    this._e5 = null;
-    this._e6 = null;
-    this._e7 = null;
-    this._e8 = null;
-    this._e9 = null;
-    this._recorded = 0;
-    this._latest = null;
+    // The last KEPT_EVENTS events, in fields of the node itself: event n is in slot
+    // n % KEPT_EVENTS, its name, time and properties in _nS, _tS and _pS. An event touches
+    // one object (nodes are many, and each a cache miss) and allocates nothing: its Event is
+    // made when a task asks for it. Kept Event objects would outlive the young generation on
+    // every node that sees an event less often than a garbage collection runs, so a large
+    // tree would fill the old generation with them.
+    this._n0 = null;
+    this._t0 = 0;
+    this._p0 = null;
+    this._n1 = null;
+    this._t1 = 0;
+    this._p1 = null;
+    this._n2 = null;
+    this._t2 = 0;
+    this._p2 = null;
+    this._n3 = null;
+    this._t3 = 0;
+    this._p3 = null;
+    this._n4 = null;
+    this._t4 = 0;
+    this._p4 = null;
+    this._n5 = null;
+    this._t5 = 0;
+    this._p5 = null;
+    this._n6 = null;
+    this._t6 = 0;
+    this._p6 = null;
+    this._n7 = null;
+    this._t7 = 0;
+    this._p7 = null;
+    this._n8 = null;
+    this._t8 = 0;
+    this._p8 = null;
+    this._n9 = null;
+    this._t9 = 0;
+    this._p9 = null;
+    this._recorded = 0; // every event ever recorded
+    // The latest event's Event once made: latestEvent() and the display events give the same one.
+    this._latestEvent = null;
     this._visible = false;
     this._firstDisplayed = null;
     // Values by key path. Most nodes show one: the first key path's slot is inline (key
@@ -121,7 +146,12 @@ class Node {
   }
 
   /** The most recent event on this node (during a task: the event being handled), or null. */
-  latestEvent() { return this._latest; }
+  latestEvent() {
+    if (this._latestEvent === null && this._recorded > 0) {
+      this._latestEvent = this._keptEvent(this._recorded - 1);
+    }
+    return this._latestEvent;
+  }
 
   /** The latest value recorded by `ana-updated` for `keyPath`, or undefined. */
   latestValue(keyPath) {
@@ -149,55 +179,57 @@ class Node {
 
   // Core ----------------------------------------------------------------------------------
 
-  _record(event) {
+  /** Keeps an event (properties: an object, never null) and updates what it changes. */
+  _record(name, properties, time) {
     switch (this._recorded % KEPT_EVENTS) {
-      case 0: this._e0 = event; break;
-      case 1: this._e1 = event; break;
-      case 2: this._e2 = event; break;
-      case 3: this._e3 = event; break;
-      case 4: this._e4 = event; break;
-      case 5: this._e5 = event; break;
-      case 6: this._e6 = event; break;
-      case 7: this._e7 = event; break;
-      case 8: this._e8 = event; break;
-      default: this._e9 = event; break;
+      case 0: this._n0 = name; this._t0 = time; this._p0 = properties; break;
+      case 1: this._n1 = name; this._t1 = time; this._p1 = properties; break;
+      case 2: this._n2 = name; this._t2 = time; this._p2 = properties; break;
+      case 3: this._n3 = name; this._t3 = time; this._p3 = properties; break;
+      case 4: this._n4 = name; this._t4 = time; this._p4 = properties; break;
+      case 5: this._n5 = name; this._t5 = time; this._p5 = properties; break;
+      case 6: this._n6 = name; this._t6 = time; this._p6 = properties; break;
+      case 7: this._n7 = name; this._t7 = time; this._p7 = properties; break;
+      case 8: this._n8 = name; this._t8 = time; this._p8 = properties; break;
+      default: this._n9 = name; this._t9 = time; this._p9 = properties; break;
     }
     this._recorded += 1;
-    this._latest = event;
-    switch (event._name) {
-      case APPEARED: this._appear(event); break;
+    this._latestEvent = null;
+    switch (name) {
+      case APPEARED: this._appear(); break;
       case DISAPPEARED: this._visible = false; break;
-      case UPDATED: this._update(event); break;
+      case UPDATED: this._update(properties); break;
       default: break;
     }
   }
 
-  _appear(event) {
+  _appear() {
     if (this._visible) return;
     this._visible = true;
-    if (this._firstDisplayed === null) this._firstDisplayed = event;
+    if (this._firstDisplayed === null) this._firstDisplayed = this.latestEvent();
     // An unused inline slot holds undefined, so it is skipped too.
-    if (this._valueFirstDisplayed === null && this._value != null) this._valueFirstDisplayed = event;
+    if (this._valueFirstDisplayed === null && this._value != null) this._valueFirstDisplayed = this.latestEvent();
     if (this._moreValues === null) return;
     for (const slot of this._moreValues.values()) {
-      if (slot.firstDisplayed === null && slot.value != null) slot.firstDisplayed = event;
+      if (slot.firstDisplayed === null && slot.value != null) slot.firstDisplayed = this.latestEvent();
     }
   }
 
-  _update(event) {
-    const properties = event._properties;
+  _update(properties) {
     if (!(KEY_PATH in properties)) return;
     const keyPath = properties[KEY_PATH];
     const value = properties[VALUE];
-    const firstDisplayed = this._visible && value != null ? event : null;
+    // The Event is made only when the value is shown and changes (below).
+    const shown = this._visible && value != null;
     if (sameKeyPath(this._keyPath, keyPath)) {
       if (sameValue(this._value, value)) return;
       this._value = value;
-      this._valueFirstDisplayed = firstDisplayed;
+      this._valueFirstDisplayed = shown ? this.latestEvent() : null;
       return;
     }
     const slot = this._otherSlot(keyPath);
     if (sameValue(slot === undefined ? undefined : slot.value, value)) return;
+    const firstDisplayed = shown ? this.latestEvent() : null;
     if (slot !== undefined) {
       slot.value = value;
       slot.firstDisplayed = firstDisplayed;
@@ -216,13 +248,30 @@ class Node {
     return this._moreValues === null ? undefined : this._moreValues.get(keyPath);
   }
 
-  /** The kept events, oldest first. */
+  /** A new Event for kept event number `sequence` (one of the last KEPT_EVENTS). */
+  _keptEvent(sequence) {
+    switch (sequence % KEPT_EVENTS) {
+      case 0: return new Event(this._n0, this._p0, this._t0);
+      case 1: return new Event(this._n1, this._p1, this._t1);
+      case 2: return new Event(this._n2, this._p2, this._t2);
+      case 3: return new Event(this._n3, this._p3, this._t3);
+      case 4: return new Event(this._n4, this._p4, this._t4);
+      case 5: return new Event(this._n5, this._p5, this._t5);
+      case 6: return new Event(this._n6, this._p6, this._t6);
+      case 7: return new Event(this._n7, this._p7, this._t7);
+      case 8: return new Event(this._n8, this._p8, this._t8);
+      default: return new Event(this._n9, this._p9, this._t9);
+    }
+  }
+
+  /** The kept events, oldest first (the latest as latestEvent() gives it). */
   _recentEvents() {
-    const slots = [this._e0, this._e1, this._e2, this._e3, this._e4,
-      this._e5, this._e6, this._e7, this._e8, this._e9];
-    if (this._recorded <= KEPT_EVENTS) return slots.slice(0, this._recorded);
-    const oldest = this._recorded % KEPT_EVENTS;
-    return slots.slice(oldest).concat(slots.slice(0, oldest));
+    const events = [];
+    for (let sequence = Math.max(0, this._recorded - KEPT_EVENTS); sequence < this._recorded - 1; sequence += 1) {
+      events.push(this._keptEvent(sequence));
+    }
+    if (this._recorded > 0) events.push(this.latestEvent());
+    return events;
   }
 
   /** Drops what the node holds for the core; called when it is deregistered. */
@@ -232,4 +281,4 @@ class Node {
   }
 }
 
-module.exports = { Node, Event };
+module.exports = { Node };

@@ -1,25 +1,26 @@
 'use strict';
 // The loaded tasks, indexed so that an event costs O(matching tasks):
 //
-//   event name -> bucket { general: [task], byName: Map(last step -> [task]), byPath: Map(path -> [task]) }
+//   event name -> bucket { slot, stamp, general: [task], byName: Map(last step -> [task]) }
 //
 // `byName` holds tasks whose last step is a name; `general` those whose last step is `*`
 // or that have no steps. A node's candidates for an event are byName(node name) + general,
 // merged in load order and filtered by the pattern. Matching depends only on the names
 // along the node's path (names never hold a '/', so the path string tells them), so the
-// result is cached per path in the bucket (`byPath`), shared by every node with that path
-// (a thousand cells of one list cost one computation), and dropped whenever the bucket's
-// tasks change. A node's path never changes after it is registered. Arrays handed out are
-// never mutated.
+// result is cached on the node's SharedPath at the bucket's slot, shared by every node with
+// that path (a thousand cells of one list cost one computation), and stale once the
+// bucket's tasks change (each change gives the bucket a new stamp). A node's path never
+// changes after it is registered. Arrays handed out are never mutated.
 
 const { acceptsNode } = require('./pattern');
 
 const NONE = Object.freeze([]);
-const PATH_LISTS_LIMIT = 100000; // per event; past it the cache starts over
 
 class TaskRegistry {
   constructor() {
     this._buckets = new Map();
+    this._freeSlots = []; // slots of removed buckets, for the next new ones
+    this._stamp = 0; // the last stamp given to a bucket
     this._sequence = 0; // load order
     this._count = 0;
     this._computed = 0; // lists computed for (node, event) pairs: cache misses
@@ -42,7 +43,8 @@ class TaskRegistry {
       const event = task.pattern.event;
       let bucket = this._buckets.get(event);
       if (bucket === undefined) {
-        bucket = { general: [], byName: new Map(), byPath: new Map() };
+        const slot = this._freeSlots.length > 0 ? this._freeSlots.pop() : this._buckets.size;
+        bucket = { slot, stamp: 0, general: [], byName: new Map() };
         this._buckets.set(event, bucket);
       }
       const steps = task.pattern.steps;
@@ -54,12 +56,15 @@ class TaskRegistry {
         if (list === undefined) bucket.byName.set(last, [task]);
         else list.push(task);
       }
-      bucket.byPath = new Map();
+      bucket.stamp = ++this._stamp;
       this._count += 1;
     }
   }
 
-  /** Removes tasks added before; an event left with none loses its bucket. */
+  /**
+   * Removes tasks added before; an event left with none loses its bucket. Lists cached on
+   * paths still hold the dropped tasks: `forgetLists` releases them.
+   */
   drop(tasks) {
     if (tasks.length === 0) return;
     const dropped = new Set(tasks);
@@ -74,35 +79,45 @@ class TaskRegistry {
         if (kept.length === 0) bucket.byName.delete(name);
         else bucket.byName.set(name, kept);
       }
-      bucket.byPath = new Map(); // no list keeps a dropped task alive
-      if (bucket.general.length === 0 && bucket.byName.size === 0) this._buckets.delete(event);
+      bucket.stamp = ++this._stamp;
+      if (bucket.general.length === 0 && bucket.byName.size === 0) {
+        this._buckets.delete(event);
+        this._freeSlots.push(bucket.slot);
+      }
     }
     this._count -= dropped.size;
   }
 
-  /** How many task lists are cached per path, over all events. */
-  get pathListCount() {
+  /** How many of the lists cached on `sharedPaths` are current. */
+  listCount(sharedPaths) {
     let count = 0;
-    for (const bucket of this._buckets.values()) count += bucket.byPath.size;
+    for (const shared of sharedPaths) {
+      for (const bucket of this._buckets.values()) {
+        if (shared.taskListStamps[bucket.slot] === bucket.stamp) count += 1;
+      }
+    }
     return count;
   }
 
-  /** Forgets the lists cached per path (when the tree is empty, none is needed). */
-  forgetPathLists() {
-    for (const bucket of this._buckets.values()) bucket.byPath = new Map();
+  /** Drops the lists cached on `sharedPaths` (and the tasks only they still hold). */
+  forgetLists(sharedPaths) {
+    for (const shared of sharedPaths) {
+      shared.taskLists = [];
+      shared.taskListStamps = [];
+    }
   }
 
   /** The tasks for `event` on `node`, in load order. Hot path: cached per path and event. */
   tasksFor(node, event) {
     const bucket = this._buckets.get(event);
     if (bucket === undefined) return NONE;
-    let tasks = bucket.byPath.get(node._path);
-    if (tasks === undefined) {
-      this._computed += 1;
-      tasks = this._collect(node, bucket);
-      if (bucket.byPath.size >= PATH_LISTS_LIMIT) bucket.byPath = new Map();
-      bucket.byPath.set(node._path, tasks);
-    }
+    const shared = node._shared;
+    const slot = bucket.slot;
+    if (shared.taskListStamps[slot] === bucket.stamp) return shared.taskLists[slot];
+    this._computed += 1;
+    const tasks = this._collect(node, bucket);
+    fill(shared.taskLists, slot, tasks);
+    fill(shared.taskListStamps, slot, bucket.stamp);
     return tasks;
   }
 
@@ -149,6 +164,12 @@ class TaskRegistry {
     tasks.sort((a, b) => a.sequence - b.sequence);
     return { branches, tasks };
   }
+}
+
+/** Sets `array[index]`, filling any gap before it (so the array never has holes). */
+function fill(array, index, value) {
+  while (array.length < index) array.push(undefined);
+  array[index] = value;
 }
 
 module.exports = { TaskRegistry };

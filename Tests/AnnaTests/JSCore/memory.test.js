@@ -58,7 +58,7 @@ module.exports = {
     assert.equal(empty.tasks, 101, 'tasks belong to the module, not to nodes');
   },
 
-  'deregistering a subtree shrinks the node tables by exactly its nodes; lists stay shared by path'() {
+  'deregistering a subtree shrinks the node tables by exactly its nodes and its paths\' lists'() {
     const { manager } = scripted(tasks(10));
     const ids = forest(manager);
     for (const id of ids) manager.recordEvent('did-select', null, id);
@@ -69,7 +69,9 @@ module.exports = {
     assert.equal(after.owners, before.owners - 101, 'owner 2 and its 100 rows');
     assert.equal(after.paths, before.paths - 3, "screen0's own three paths go, the others stay");
     assert.equal(before.cachedLists, 31, 'did-select lists: one per path');
-    assert.equal(after.cachedLists, before.cachedLists, 'other screens keep sharing the same paths');
+    assert.equal(after.cachedLists, before.cachedLists - 3, "screen0's paths take their lists along");
+    manager.recordEvent('did-select', null, ids[ids.length - 1]);
+    assert.equal(manager.stats().cachedLists, after.cachedLists, 'the other paths keep theirs');
   },
 
   'an event reuses its cached list: one computation per path and event name'() {
@@ -109,6 +111,20 @@ module.exports = {
     manager.registerNode(3, 1, 'b'); // reloads index.js, dropping its old task
     assert.equal(manager.stats().cachedLists, 0);
     assert.equal(manager.stats().tasks, 1);
+  },
+
+  'an event that takes over a dropped event\'s place in the cache gets its own tasks'() {
+    let event = 'tap';
+    const { manager, sent } = scripted((match) => match(event, () => event), { debug: true });
+    manager.registerNode(1, null, 'root');
+    manager.registerNode(2, 1, 'a');
+    manager.recordEvent('tap', null, 2);
+    event = 'press';
+    manager.registerNode(3, 1, 'b'); // reloads index.js: 'tap' has no tasks now, 'press' has
+    manager.recordEvent('tap', null, 2);
+    manager.recordEvent('press', null, 2);
+    assert.deepEqual(sent(), ['tap', 'press']);
+    assert.equal(manager.stats().cachedLists, 1, "only press's list");
   },
 
   'a benchmark-shaped workload gives the expected results'() {

@@ -136,4 +136,43 @@ module.exports = {
     for (const id of [1, 2, 3]) manager.recordEvent('probe', null, id);
     assert.deepEqual(sent(), [false, true, false]);
   },
+
+  'a display event is the very event tasks saw, and outlives the events kept'() {
+    let now = 0;
+    const seen = [];
+    const { manager, sent } = scripted((match) => {
+      match('ana-appeared', (node) => {
+        seen.push(node.latestEvent());
+        return node.latestEvent() === node.firstDisplayedEvent();
+      });
+      match('ana-updated', (node) => {
+        seen.push(node.latestEvent());
+        return node.valueFirstDisplayedEvent('title') === node.latestEvent();
+      });
+      match('probe', (node) => ({
+        sameFirst: node.firstDisplayedEvent() === seen[0],
+        sameValueFirst: node.valueFirstDisplayedEvent('title') === seen[1],
+        first: node.firstDisplayedEvent().attributes,
+        valueFirst: node.valueFirstDisplayedEvent('title').attributes,
+        latest: node.latestEvent().attributes,
+        oneLatest: node.latestEvent() === node.latestEvent(),
+        kept: node._recentEvents().map((event) => `${event.name}@${event.time}`),
+      }));
+    }, { now: () => now });
+    manager.registerNode(1, null, 'root');
+    now = 1; manager.recordEvent('ana-appeared', { screen: 'home' }, 1);
+    now = 2; manager.recordEvent('ana-updated', update('Hello'), 1);
+    for (let i = 0; i < 25; i += 1) { now = 10 + i; manager.recordEvent('scroll', { y: i }, 1); }
+    now = 40; manager.recordEvent('probe', null, 1);
+    assert.deepEqual(sent(), [true, true, {
+      sameFirst: true,
+      sameValueFirst: true,
+      first: { screen: 'home', time: 1 },
+      valueFirst: { 'key-path': 'title', value: 'Hello', time: 2 },
+      latest: { time: 40 },
+      oneLatest: true,
+      kept: ['scroll@26', 'scroll@27', 'scroll@28', 'scroll@29', 'scroll@30', 'scroll@31',
+        'scroll@32', 'scroll@33', 'scroll@34', 'probe@40'],
+    }]);
+  },
 };

@@ -1,0 +1,18 @@
+'use strict';
+// What the nodes on one focus path share. A thousand cells of a list have one path: one
+// string (so looking tasks and metas up by path finds the very key) and one set of task
+// lists, found from the node without a hash lookup (a table of paths is large once nodes
+// are many, and each of its lookups a cache miss).
+
+class SharedPath {
+  constructor(path) {
+    this.path = path;
+    this.count = 0; // nodes holding it
+    // Filled by the task registry: per event bucket (its slot), the tasks for this path and
+    // the bucket's stamp when they were collected (a list with an old stamp is stale).
+    this.taskLists = [];
+    this.taskListStamps = [];
+  }
+}
+
+module.exports = { SharedPath };
