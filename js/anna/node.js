@@ -61,22 +61,32 @@ function sameValue(a, b) {
 class Node {
   /** `shared` is the SharedPath of the parent's path + '/' + name, held by the tree. */
   constructor(id, parent, name, index, attributes, createdAt, shared) {
-    this._id = id; // the ID as registered (number or array)
-    this._parent = parent;
-    this._name = name;
-    this._index = index;
-    this._attributes = attributes;
-    this._createdAt = createdAt;
+    // Fields in the order an event uses them: the first ones share the object's first cache
+    // line (nodes are many; each line an event touches is a likely cache miss).
     this._shared = shared;
     this._path = shared.path;
-    this._depth = parent === null ? 0 : parent._depth + 1;
-    this._children = null; // a Set, made for the first child
+    this._slot = 0; // the kept-event slot the next event goes to
+    this._recorded = 0; // every event ever recorded
+    // The latest event's Event once made: latestEvent() and the display events give the same one.
+    this._latestEvent = null;
+    this._visible = false;
+    // Values by key path. Most nodes show one: the first key path's slot is inline (key
+    // path, value, the event that first showed it); others are { value, firstDisplayed }
+    // in _moreValues, a Map made for the second key path.
+    this._keyPath = NO_KEY_PATH;
+    this._value = undefined;
+    this._valueFirstDisplayed = null;
+    this._moreValues = null;
+    this._firstDisplayed = null;
+    this._index = index;
+    this._name = name;
+    this._parent = parent;
     // The last KEPT_EVENTS events, in fields of the node itself: event n is in slot
     // n % KEPT_EVENTS, its name, time and properties in _nS, _tS and _pS. An event touches
-    // one object (nodes are many, and each a cache miss) and allocates nothing: its Event is
-    // made when a task asks for it. Kept Event objects would outlive the young generation on
-    // every node that sees an event less often than a garbage collection runs, so a large
-    // tree would fill the old generation with them.
+    // one object and allocates nothing: its Event is made when a task asks for it. Kept
+    // Event objects would outlive the young generation on every node that sees an event
+    // less often than a garbage collection runs, so a large tree would fill the old
+    // generation with them.
     this._n0 = null;
     this._t0 = 0;
     this._p0 = null;
@@ -107,18 +117,11 @@ class Node {
     this._n9 = null;
     this._t9 = 0;
     this._p9 = null;
-    this._recorded = 0; // every event ever recorded
-    // The latest event's Event once made: latestEvent() and the display events give the same one.
-    this._latestEvent = null;
-    this._visible = false;
-    this._firstDisplayed = null;
-    // Values by key path. Most nodes show one: the first key path's slot is inline (key
-    // path, value, the event that first showed it); others are { value, firstDisplayed }
-    // in _moreValues, a Map made for the second key path.
-    this._keyPath = NO_KEY_PATH;
-    this._value = undefined;
-    this._valueFirstDisplayed = null;
-    this._moreValues = null;
+    this._id = id; // the ID as registered (number or array)
+    this._attributes = attributes;
+    this._createdAt = createdAt;
+    this._depth = parent === null ? 0 : parent._depth + 1;
+    this._children = null; // a Set, made for the first child
     this._released = false;
   }
 
@@ -181,7 +184,9 @@ class Node {
 
   /** Keeps an event (properties: an object, never null) and updates what it changes. */
   _record(name, properties, time) {
-    switch (this._recorded % KEPT_EVENTS) {
+    const slot = this._slot;
+    this._slot = slot === KEPT_EVENTS - 1 ? 0 : slot + 1;
+    switch (slot) {
       case 0: this._n0 = name; this._t0 = time; this._p0 = properties; break;
       case 1: this._n1 = name; this._t1 = time; this._p1 = properties; break;
       case 2: this._n2 = name; this._t2 = time; this._p2 = properties; break;

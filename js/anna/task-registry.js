@@ -93,7 +93,7 @@ class TaskRegistry {
     let count = 0;
     for (const shared of sharedPaths) {
       for (const bucket of this._buckets.values()) {
-        if (shared.taskListStamps[bucket.slot] === bucket.stamp) count += 1;
+        if (shared.taskLists[2 * bucket.slot] === bucket.stamp) count += 1;
       }
     }
     return count;
@@ -101,23 +101,21 @@ class TaskRegistry {
 
   /** Drops the lists cached on `sharedPaths` (and the tasks only they still hold). */
   forgetLists(sharedPaths) {
-    for (const shared of sharedPaths) {
-      shared.taskLists = [];
-      shared.taskListStamps = [];
-    }
+    for (const shared of sharedPaths) shared.taskLists = [];
   }
 
   /** The tasks for `event` on `node`, in load order. Hot path: cached per path and event. */
   tasksFor(node, event) {
     const bucket = this._buckets.get(event);
     if (bucket === undefined) return NONE;
-    const shared = node._shared;
-    const slot = bucket.slot;
-    if (shared.taskListStamps[slot] === bucket.stamp) return shared.taskLists[slot];
+    const lists = node._shared.taskLists;
+    const at = 2 * bucket.slot;
+    if (lists[at] === bucket.stamp) return lists[at + 1];
     this._computed += 1;
     const tasks = this._collect(node, bucket);
-    fill(shared.taskLists, slot, tasks);
-    fill(shared.taskListStamps, slot, bucket.stamp);
+    while (lists.length < at) lists.push(undefined); // no holes
+    lists[at] = bucket.stamp;
+    lists[at + 1] = tasks;
     return tasks;
   }
 
@@ -164,12 +162,6 @@ class TaskRegistry {
     tasks.sort((a, b) => a.sequence - b.sequence);
     return { branches, tasks };
   }
-}
-
-/** Sets `array[index]`, filling any gap before it (so the array never has holes). */
-function fill(array, index, value) {
-  while (array.length < index) array.push(undefined);
-  array[index] = value;
 }
 
 module.exports = { TaskRegistry };
