@@ -3,39 +3,13 @@
 // may use is a getter or a method below, the rest (underscored) belongs to the core.
 
 const { AnnaError } = require('./errors');
-
-/** How many events each node keeps. */
-const KEPT_EVENTS = 10;
+const { KEPT_EVENTS, KeptEvents } = require('./kept-events');
 
 const APPEARED = 'ana-appeared';
 const DISAPPEARED = 'ana-disappeared';
 const UPDATED = 'ana-updated';
 const KEY_PATH = 'key-path';
 const VALUE = 'value';
-
-/** One recorded event. `attributes` is the event's properties plus `time`. */
-class Event {
-  constructor(name, properties, time) {
-    this._name = name;
-    this._properties = properties;
-    this._time = time;
-    this._attributes = null;
-  }
-
-  get nodeName() { return this._name; }
-  get name() { return this._name; }
-  get time() { return this._time; }
-
-  /** The properties plus `time`, copied on first use (events are cheap until read). */
-  get attributes() {
-    if (this._attributes === null) {
-      this._attributes = Object.assign({}, this._properties, { time: this._time });
-    }
-    return this._attributes;
-  }
-
-  toJSON() { return { nodeName: this._name, attributes: this.attributes }; }
-}
 
 /** Marks the inline value slot unused (any key path, even undefined, can be used). */
 const NO_KEY_PATH = Object.freeze({});
@@ -65,6 +39,7 @@ class Node {
     // line (nodes are many; each line an event touches is a likely cache miss).
     this._shared = shared;
     this._path = shared.path;
+    this._events = null; // the kept events (KeptEvents), from the first event on
     this._slot = 0; // the kept-event slot the next event goes to
     this._recorded = 0; // every event ever recorded
     // The latest event's Event once made: latestEvent() and the display events give the same one.
@@ -81,42 +56,6 @@ class Node {
     this._index = index;
     this._name = name;
     this._parent = parent;
-    // The last KEPT_EVENTS events, in fields of the node itself: event n is in slot
-    // n % KEPT_EVENTS, its name, time and properties in _nS, _tS and _pS. An event touches
-    // one object and allocates nothing: its Event is made when a task asks for it. Kept
-    // Event objects would outlive the young generation on every node that sees an event
-    // less often than a garbage collection runs, so a large tree would fill the old
-    // generation with them.
-    this._n0 = null;
-    this._t0 = 0;
-    this._p0 = null;
-    this._n1 = null;
-    this._t1 = 0;
-    this._p1 = null;
-    this._n2 = null;
-    this._t2 = 0;
-    this._p2 = null;
-    this._n3 = null;
-    this._t3 = 0;
-    this._p3 = null;
-    this._n4 = null;
-    this._t4 = 0;
-    this._p4 = null;
-    this._n5 = null;
-    this._t5 = 0;
-    this._p5 = null;
-    this._n6 = null;
-    this._t6 = 0;
-    this._p6 = null;
-    this._n7 = null;
-    this._t7 = 0;
-    this._p7 = null;
-    this._n8 = null;
-    this._t8 = 0;
-    this._p8 = null;
-    this._n9 = null;
-    this._t9 = 0;
-    this._p9 = null;
     this._id = id; // the ID as registered (number or array)
     this._attributes = attributes;
     this._createdAt = createdAt;
@@ -186,18 +125,8 @@ class Node {
   _record(name, properties, time) {
     const slot = this._slot;
     this._slot = slot === KEPT_EVENTS - 1 ? 0 : slot + 1;
-    switch (slot) {
-      case 0: this._n0 = name; this._t0 = time; this._p0 = properties; break;
-      case 1: this._n1 = name; this._t1 = time; this._p1 = properties; break;
-      case 2: this._n2 = name; this._t2 = time; this._p2 = properties; break;
-      case 3: this._n3 = name; this._t3 = time; this._p3 = properties; break;
-      case 4: this._n4 = name; this._t4 = time; this._p4 = properties; break;
-      case 5: this._n5 = name; this._t5 = time; this._p5 = properties; break;
-      case 6: this._n6 = name; this._t6 = time; this._p6 = properties; break;
-      case 7: this._n7 = name; this._t7 = time; this._p7 = properties; break;
-      case 8: this._n8 = name; this._t8 = time; this._p8 = properties; break;
-      default: this._n9 = name; this._t9 = time; this._p9 = properties; break;
-    }
+    if (this._events === null) this._events = new KeptEvents();
+    this._events.put(slot, name, time, properties);
     this._recorded += 1;
     this._latestEvent = null;
     switch (name) {
@@ -255,18 +184,7 @@ class Node {
 
   /** A new Event for kept event number `sequence` (one of the last KEPT_EVENTS). */
   _keptEvent(sequence) {
-    switch (sequence % KEPT_EVENTS) {
-      case 0: return new Event(this._n0, this._p0, this._t0);
-      case 1: return new Event(this._n1, this._p1, this._t1);
-      case 2: return new Event(this._n2, this._p2, this._t2);
-      case 3: return new Event(this._n3, this._p3, this._t3);
-      case 4: return new Event(this._n4, this._p4, this._t4);
-      case 5: return new Event(this._n5, this._p5, this._t5);
-      case 6: return new Event(this._n6, this._p6, this._t6);
-      case 7: return new Event(this._n7, this._p7, this._t7);
-      case 8: return new Event(this._n8, this._p8, this._t8);
-      default: return new Event(this._n9, this._p9, this._t9);
-    }
+    return this._events.event(sequence % KEPT_EVENTS);
   }
 
   /** The kept events, oldest first (the latest as latestEvent() gives it). */

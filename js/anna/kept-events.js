@@ -1,0 +1,105 @@
+'use strict';
+// Recorded events: the last few a node keeps, and the Event objects tasks see.
+
+/** How many events each node keeps. */
+const KEPT_EVENTS = 10;
+
+/** One recorded event. `attributes` is the event's properties plus `time`. */
+class Event {
+  constructor(name, properties, time) {
+    this._name = name;
+    this._properties = properties;
+    this._time = time;
+    this._attributes = null;
+  }
+
+  get nodeName() { return this._name; }
+  get name() { return this._name; }
+  get time() { return this._time; }
+
+  /** The properties plus `time`, copied on first use (events are cheap until read). */
+  get attributes() {
+    if (this._attributes === null) {
+      this._attributes = Object.assign({}, this._properties, { time: this._time });
+    }
+    return this._attributes;
+  }
+
+  toJSON() { return { nodeName: this._name, attributes: this.attributes }; }
+}
+
+/**
+ * A node's last KEPT_EVENTS events as fields: slot S holds the name, time and properties of
+ * an event in nS, tS and pS. Keeping an event allocates nothing; its Event is made when
+ * asked for. (Kept Event objects would outlive the young generation on every node that sees
+ * an event less often than a garbage collection runs, so a large tree would fill the old
+ * generation with them.) A node makes its KeptEvents with its first event.
+ */
+class KeptEvents {
+  constructor() {
+    this.n0 = null;
+    this.t0 = 0;
+    this.p0 = null;
+    this.n1 = null;
+    this.t1 = 0;
+    this.p1 = null;
+    this.n2 = null;
+    this.t2 = 0;
+    this.p2 = null;
+    this.n3 = null;
+    this.t3 = 0;
+    this.p3 = null;
+    this.n4 = null;
+    this.t4 = 0;
+    this.p4 = null;
+    this.n5 = null;
+    this.t5 = 0;
+    this.p5 = null;
+    this.n6 = null;
+    this.t6 = 0;
+    this.p6 = null;
+    this.n7 = null;
+    this.t7 = 0;
+    this.p7 = null;
+    this.n8 = null;
+    this.t8 = 0;
+    this.p8 = null;
+    this.n9 = null;
+    this.t9 = 0;
+    this.p9 = null;
+  }
+
+  /** Keeps an event in `slot` (0 ..< KEPT_EVENTS), replacing the one there. */
+  put(slot, name, time, properties) {
+    switch (slot) {
+      case 0: this.n0 = name; this.t0 = time; this.p0 = properties; break;
+      case 1: this.n1 = name; this.t1 = time; this.p1 = properties; break;
+      case 2: this.n2 = name; this.t2 = time; this.p2 = properties; break;
+      case 3: this.n3 = name; this.t3 = time; this.p3 = properties; break;
+      case 4: this.n4 = name; this.t4 = time; this.p4 = properties; break;
+      case 5: this.n5 = name; this.t5 = time; this.p5 = properties; break;
+      case 6: this.n6 = name; this.t6 = time; this.p6 = properties; break;
+      case 7: this.n7 = name; this.t7 = time; this.p7 = properties; break;
+      case 8: this.n8 = name; this.t8 = time; this.p8 = properties; break;
+      default: this.n9 = name; this.t9 = time; this.p9 = properties; break;
+    }
+  }
+
+  /** A new Event for the event in `slot`. */
+  event(slot) {
+    switch (slot) {
+      case 0: return new Event(this.n0, this.p0, this.t0);
+      case 1: return new Event(this.n1, this.p1, this.t1);
+      case 2: return new Event(this.n2, this.p2, this.t2);
+      case 3: return new Event(this.n3, this.p3, this.t3);
+      case 4: return new Event(this.n4, this.p4, this.t4);
+      case 5: return new Event(this.n5, this.p5, this.t5);
+      case 6: return new Event(this.n6, this.p6, this.t6);
+      case 7: return new Event(this.n7, this.p7, this.t7);
+      case 8: return new Event(this.n8, this.p8, this.t8);
+      default: return new Event(this.n9, this.p9, this.t9);
+    }
+  }
+}
+
+module.exports = { KEPT_EVENTS, Event, KeptEvents };
