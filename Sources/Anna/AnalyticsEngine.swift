@@ -161,15 +161,20 @@ public final class AnalyticsEngine {
     }
 
     /// Applies a slice of operations like the array version does; error positions
-    /// are indices of the slice (those of the array it is cut from).
+    /// are indices of the slice (those of the array it is cut from). They are encoded and
+    /// sent ``maximumBatchSize`` at a time, so no buffer grows with the input.
     public func apply(_ operations: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
-        guard !operations.isEmpty else { return }
-        encoder.beginBatch()
-        for item in operations { encoder.encode(item.operation, time: item.time ?? time) }
-        encoderTable.add(encoder.batch)
-        let base = operations.startIndex
-        apply(encoder.batch, 0..<operations.count, table: .engine, strings: encoderTable,
-              operation: { operations[base + $0].operation }) { onError(base + $0, $1) }
+        var start = operations.startIndex
+        while start < operations.endIndex {
+            let run = operations[start..<min(start + Self.maximumBatchSize, operations.endIndex)]
+            encoder.beginBatch()
+            for item in run { encoder.encode(item.operation, time: item.time ?? time) }
+            encoderTable.add(encoder.batch)
+            let base = run.startIndex
+            apply(encoder.batch, 0..<run.count, table: .engine, strings: encoderTable,
+                  operation: { run[base + $0].operation }) { onError(base + $0, $1) }
+            start = run.endIndex
+        }
     }
 
     /// Which interned table of the bridge a batch's string numbers refer to.
@@ -228,34 +233,37 @@ public final class AnalyticsEngine {
         }
         let context = runtime.context
         let started = ContinuousClock.now
+        let sent = tablesSent[table].flatMap { $0.generation == strings.generation && $0.count <= strings.strings.count ? $0.count : nil }
+        let slice = batch.numbers(of: range)
+        let arguments: [JavaScriptValue]
         do {
-            let sent = tablesSent[table].flatMap { $0.generation == strings.generation && $0.count <= strings.strings.count ? $0.count : nil }
             let missing = strings.strings[(sent ?? 0)...]
-            let slice = batch.numbers(of: range)
             let numbers = try slice.withUnsafeBufferPointer { try batchArray(holding: $0) }
             let interned = missing.isEmpty ? context.makeValue(.null) : context.makeValue(.array(missing.map(JSONValue.string)))
             let rangeLiterals = batch.literals(of: range)
             let literals = rangeLiterals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(rangeLiterals.map(JSONValue.string)))
-            let arguments = [
+            arguments = [
                 numbers, context.makeValue(.number(Double(slice.count))), context.makeValue(.number(Double(table.rawValue))),
                 interned, literals, context.makeValue(.number(Double(rangeLiterals.startIndex))), context.makeValue(.bool(sent == nil)),
             ]
-            tablesSent[table] = (strings.generation, strings.strings.count)  // the bridge takes them in before the operations
+        } catch {
+            // Nothing was sent: every operation of the range failed.
+            for position in range {
+                onError(position, .operationFailed(operation: operation(position).summary, Self.javaScriptError(error)))
+            }
+            return range.upperBound
+        }
+        tablesSent[table] = (strings.generation, strings.strings.count)  // the bridge takes them in before the operations
+        do {
             try bridge.apply.call(arguments)
-        } catch let error as JavaScriptError {
+        } catch {
             tablesSent[table] = nil  // a call stopped by the time limit may not have taken them all in
             let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
             deliver(range, upTo: stopped, operation: operation, onError: onError)
             let position = min(range.lowerBound + stopped, range.upperBound - 1)
-            onError(position, Self.failure(of: operation(position), error))
+            onError(position, Self.failure(of: operation(position), Self.javaScriptError(error)))
             batchSize = 1
             return position + 1
-        } catch {
-            tablesSent[table] = nil
-            for position in range {
-                onError(position, .operationFailed(operation: operation(position).summary, .typeMismatch("\(error)")))
-            }
-            return range.upperBound
         }
         deliver(range, upTo: range.count, operation: operation, onError: onError)
         adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
@@ -339,9 +347,13 @@ public final class AnalyticsEngine {
     /// The collected results as JSON text. Values are written by `JSON.stringify`; a value
     /// it cannot write (a cycle, a BigInt) goes through the general conversion instead (see
     /// ``JSONValue``), and the reader cuts what nests too deeply as that conversion does.
+    /// When the text cannot be written at all (a `toJSON` stopped by the time limit), every
+    /// result goes through the general conversion, so the others are not lost with it.
     private func takePendingResults() -> PendingResults {
         defer { _ = try? bridge.clearResults.call([JavaScriptValue]()) }
-        let text = (try? bridge.takeResults.call([JavaScriptValue]()).withUTF8Text { Array($0) }) ?? []
+        guard let text = try? bridge.takeResults.call([JavaScriptValue]()).withUTF8Text({ Array($0) }) else {
+            return resultsReadOneByOne()
+        }
         var slowValues: [JSONValue] = []
         let slowCount = Int((try? bridge.slowCount.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
         for index in 0..<slowCount {
@@ -350,7 +362,29 @@ public final class AnalyticsEngine {
         return PendingResults(text: text, slowValues: slowValues, metas: metas)
     }
 
+    /// The collected results, each value read by the general conversion (all of them slow).
+    private func resultsReadOneByOne() -> PendingResults {
+        var entries: [JSONValue] = []
+        var slowValues: [JSONValue] = []
+        if let all = try? bridge.allResults.call([JavaScriptValue]()),
+            let count = try? all.property("length").toJSON().numberValue
+        {
+            for start in stride(from: 0, to: Int(count) - 2, by: 3) {
+                let operation = (try? all.property(String(start)).toJSON()) ?? .number(0)
+                let metaID = (try? all.property(String(start + 1)).toJSON()) ?? .number(-1)
+                slowValues.append((try? all.property(String(start + 2)).toJSON()) ?? .undefined)
+                entries += [operation, metaID, .object([PendingResults.slowMarker: .number(Double(slowValues.count - 1))])]
+            }
+        }
+        return PendingResults(text: Array(JSONValue.array(entries).jsonText.utf8), slowValues: slowValues, metas: metas)
+    }
+
     /// The error an operation failed with: failed tasks, or the operation itself.
+    /// Calls into JavaScript throw ``JavaScriptError``; anything else is wrapped as one.
+    static func javaScriptError(_ error: any Error) -> JavaScriptError {
+        error as? JavaScriptError ?? .typeMismatch("\(error)")
+    }
+
     static func failure(of operation: ModuleOperation, _ error: JavaScriptError) -> AnalyticsError {
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
@@ -384,6 +418,7 @@ private struct BridgeFunctions {
     let takeMetas: JavaScriptValue
     let slowCount: JavaScriptValue
     let slowResult: JavaScriptValue
+    let allResults: JavaScriptValue
     let clearResults: JavaScriptValue
     let takeErrors: JavaScriptValue
     let forgetMetas: JavaScriptValue
@@ -396,6 +431,7 @@ private struct BridgeFunctions {
         takeMetas = try script.property("takeMetas")
         slowCount = try script.property("slowCount")
         slowResult = try script.property("slowResult")
+        allResults = try script.property("allResults")
         clearResults = try script.property("clearResults")
         takeErrors = try script.property("takeErrors")
         forgetMetas = try script.property("forgetMetas")

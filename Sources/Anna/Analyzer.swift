@@ -1,4 +1,5 @@
 import CoreJS
+import DequeModule
 import Foundation
 import Synchronization
 
@@ -41,7 +42,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private var registration: NodeRegistration?
     /// The analyzer whose node is the parent of this one's, while registered.
     private weak var parentAnalyzer: Analyzer?
-    private var pendingEvents: [PendingEvent] = []
+    private var pendingEvents = Deque<PendingEvent>()
     private var observationCancellers: [(keyPath: String, cancel: @Sendable () -> Void)] = []
 
     /// Creates the analyzer of `owner` (keep it in the owner, e.g. in a `lazy var`).
@@ -180,7 +181,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         // Under the lock, so a concurrent detach() sees the observation and a change made
         // meanwhile is recorded after the initial value.
         Self.lock.withLock {
-            let token = observee.addObserver { [weak self] value in self?.update(value, for: keyPath) }
+            // The observer records the value current when it holds the lock, not the one it was
+            // handed: notifications of concurrent sets may arrive in either order, and the last
+            // one must record the last value.
+            let token = observee.addObserver { [weak self, weak observee] _ in
+                guard let self, let observee else { return }
+                Self.lock.withLock { self.update(observee.value, for: keyPath) }
+            }
             observationCancellers.append((keyPath, { observee.removeObserver(token) }))
             update(observee.value, for: keyPath)
         }
@@ -224,7 +231,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             for key in type(of: object).subAnalyzableKeys.sorted() {
                 switch object.subAnalyzable(for: key) {
                 case let .one(sub)?: setSubAnalyzer(sub.analyzer, for: key, index: nil)
-                case let .many(subs)?: for (index, sub) in subs.enumerated() { setSubAnalyzer(sub.analyzer, for: key, index: index) }
+                case let .many(subs)?: setSubAnalyzers(subs.map(\.analyzer), for: key)
                 case nil: continue
                 }
             }
@@ -258,17 +265,18 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         else { return false }
         let id: NodeID
         if isKeyed {
-            id = parentRegistration.id.appending(.name(name)).appendingOptional(index.map(NodeKey.index))
+            id = NodeID(owner: parentRegistration.id.owner, keys: parentRegistration.id.keys + Self.keyedSlot(name, index))
         } else {
             id = NodeID(number)
         }
-        let manager = parentRegistration.manager
-        manager.send(.register(id: id, parent: parentRegistration.id, name: name, index: index, namespace: namespace, attributes: nil))
-        didRegister(id: id, manager: manager, parent: parent)
+        sendRegistration(id: id, name: name, under: parent, manager: parentRegistration.manager)
         return true
     }
 
-    func didRegister(id: NodeID, manager: Manager, parent: Analyzer?) {
+    /// Registers the node as `id` under `parent`'s (none for the root) and sends the events
+    /// that waited for it.
+    func sendRegistration(id: NodeID, name: String, under parent: Analyzer?, manager: Manager) {
+        manager.send(.register(id: id, parent: parent?.registration?.id, name: name, index: index, namespace: namespace, attributes: nil))
         registration = NodeRegistration(id: id, manager: manager, parent: parent?.registration)
         parentAnalyzer = parent
         let events = pendingEvents
@@ -348,10 +356,4 @@ private struct PendingEvent {
     let name: String
     let properties: EventProperties
     let time: Double
-}
-
-extension NodeID {
-    fileprivate func appendingOptional(_ key: NodeKey?) -> NodeID {
-        key.map(appending) ?? self
-    }
 }

@@ -17,25 +17,29 @@ final class EventStreamRecorder {
             throw AnalyticsError.recordingFailed(path: url.path, reason: "cannot create the file")
         }
         handle = try FileHandle(forWritingTo: url)
-        write(#"{"op":"version","version":\#(EventStream.version)}"#)
+        write(#"{"op":"version","version":\#(EventStream.version)}"# + "\n")
     }
 
     deinit {
         try? handle.close()
     }
 
-    func record(_ operation: ModuleOperation, time: Double?) {
-        write(EventStream.line(for: operation, time: time))
+    /// Writes the operations' lines with one write.
+    func record(_ operations: some Sequence<TimedOperation>) {
+        var lines = ""
+        for item in operations { lines += EventStream.line(for: item.operation, time: item.time) + "\n" }
+        if !lines.isEmpty { write(lines) }
     }
 
     func recordSnapshot() {
-        write(#"{"op":"snapshot"}"#)
+        write(#"{"op":"snapshot"}"# + "\n")
     }
 
-    private func write(_ line: String) {
+    /// Writes whole lines (each ends in a newline).
+    private func write(_ lines: String) {
         guard !failed else { return }
         do {
-            try handle.write(contentsOf: Data((line + "\n").utf8))
+            try handle.write(contentsOf: Data(lines.utf8))
         } catch {
             failed = true
             onFailure(.recordingFailed(path: path, reason: error.localizedDescription))

@@ -68,11 +68,12 @@ public final class Manager: Sendable {
         return stream
     }
 
-    /// Writes the snapshot (markup) to `dependency.standardOutput`, after the operations sent before.
+    /// Has the module log its snapshot (markup) to `dependency.standardOutput`, after the
+    /// operations sent before.
     public func logSnapshot() {
         run { engine in
             self.script.recorder?.recordSnapshot()
-            self.dependency.standardOutput.write(try engine.snapshot(format: .markup) + "\n")
+            try engine.logSnapshot()
         }
     }
 
@@ -160,8 +161,11 @@ public final class Manager: Sendable {
     private func run(_ task: ScriptTask) {
         switch task {
         case let .engineTask(body, onFailure):
-            guard let engine = loadedEngine() else {
-                onFailure?(script.lastLoadError ?? AnalyticsError.moduleNotConstructor(module: moduleURL.path, found: "nothing"))
+            let engine: AnalyticsEngine
+            switch loadedEngine() {
+            case let .success(loaded): engine = loaded
+            case let .failure(error):
+                onFailure?(error)
                 return
             }
             do { try body(engine) } catch {
@@ -178,7 +182,7 @@ public final class Manager: Sendable {
     private func apply(_ batch: EncodedOperations, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let decoder = OperationDecoder(batch: batch, table: script.strings)
-        guard let engine = loadedEngine() else {
+        guard case let .success(engine) = loadedEngine() else {
             if dependency.debug { keepForReplay(range.map(decoder.operation(at:))) }
             return
         }
@@ -190,8 +194,7 @@ public final class Manager: Sendable {
 
     /// Writes operations to the recording, when there is one (`Dependency.recordingURL`).
     private func writeToRecording(_ operations: some Sequence<TimedOperation>) {
-        guard let recorder = script.recorder else { return }
-        for item in operations { recorder.record(item.operation, time: item.time) }
+        script.recorder?.record(operations)
     }
 
     /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``
@@ -210,8 +213,8 @@ public final class Manager: Sendable {
     /// The engine, loading the module on first use. In debug mode a module that failed to
     /// load is tried again on each later call, and the operations sent meanwhile are replayed
     /// once it loads, so fixing a file loses nothing.
-    private func loadedEngine() -> AnalyticsEngine? {
-        if let engine = script.engine { return engine }
+    private func loadedEngine() -> Result<AnalyticsEngine, any Error> {
+        if let engine = script.engine { return .success(engine) }
         if script.recorder == nil, !script.recorderFailed, let url = dependency.recordingURL {
             do {
                 script.recorder = try EventStreamRecorder(url: url) { [weak self] error in self?.report(error) }
@@ -220,69 +223,63 @@ public final class Manager: Sendable {
                 report(error)
             }
         }
-        if script.lastLoadError != nil && !dependency.debug { return nil }
+        if let error = script.lastLoadError, !dependency.debug { return .failure(error) }
         do {
             let results = script.collected
-            script.engine = try AnalyticsEngine(
+            let engine = try AnalyticsEngine(
                 configuration: .init(
                     moduleURL: moduleURL, debug: dependency.debug, coreURL: dependency.coreJSModuleURL,
                     additionalAllowedRoots: dependency.additionalAllowedRoots,
                     executionTimeLimit: dependency.executionTimeLimit, fileAccess: dependency.fileManager,
                     console: Console(output: dependency.standardOutput, errorOutput: dependency.standardError))
             ) { result in results.append(result) }
-            script.engine?.resultSink = { pending in results.append(pending) }
+            engine.resultSink = { pending in results.append(pending) }
+            script.engine = engine
             script.lastLoadError = nil
             script.backlogOverflowReported = false
             let backlog = Array(script.backlog)
             script.backlog.removeAll()
-            if let engine = script.engine {
-                writeToRecording(backlog)
-                // In slices, so the engine's own encoder never holds the whole backlog.
-                for start in stride(from: 0, to: backlog.count, by: AnalyticsEngine.maximumBatchSize) {
-                    engine.apply(backlog[start..<min(start + AnalyticsEngine.maximumBatchSize, backlog.count)]) { _, error in report(error) }
-                }
-            }
+            writeToRecording(backlog)
+            engine.apply(backlog) { _, error in report(error) }
+            return .success(engine)
         } catch {
             // Retried on every call in debug mode: report a failure once until it changes.
             let repeated = script.lastLoadError.map { String(describing: $0) == String(describing: error) } ?? false
             script.lastLoadError = error
             if !repeated { report(error) }
+            return .failure(error)
         }
-        return script.engine
     }
 
-    /// Hands the results gathered so far to the delegate queue in one block, which decodes
-    /// the pending batches there (off the script queue) and delivers them in order.
+    /// Hands the results and errors gathered so far to the delegate queue in one block, which
+    /// decodes the pending batches there (off the script queue) and delivers all in order.
     private func deliverCollectedResults() {
         let parts = script.collected.take()
         guard !parts.isEmpty else { return }
-        let (delegate, queue, continuations) = observers.withLock {
-            ($0.delegate.value, $0.delegateQueue, Array($0.resultContinuations.values))
+        let (delegate, queue, resultContinuations, errorContinuations) = observers.withLock {
+            ($0.delegate.value, $0.delegateQueue, Array($0.resultContinuations.values), Array($0.errorContinuations.values))
         }
-        guard delegate != nil || !continuations.isEmpty else { return }
+        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty else { return }
         queue.async {
             func send(_ result: AnalyticsResult) {
-                for continuation in continuations { continuation.yield(result) }
+                for continuation in resultContinuations { continuation.yield(result) }
                 delegate?.manager(self, didSend: result)
             }
             for part in parts {
                 switch part {
                 case let .result(result): send(result)
                 case let .pending(pending): pending.forEach { _, result in send(result) }
+                case let .error(error):
+                    for continuation in errorContinuations { continuation.yield(error) }
+                    delegate?.manager(self, didCatch: error)
                 }
             }
         }
     }
 
+    /// Reports an error after the results collected before it (on the script queue).
     private func report(_ error: any Error) {
-        deliverCollectedResults()
-        let (delegate, queue, continuations) = observers.withLock {
-            ($0.delegate.value, $0.delegateQueue, Array($0.errorContinuations.values))
-        }
-        for continuation in continuations { continuation.yield(error) }
-        if let delegate {
-            queue.async { delegate.manager(self, didCatch: error) }
-        }
+        script.collected.append(error)
     }
 }
 
@@ -324,17 +321,19 @@ extension Manager {
         let collected = ResultBuffer()
     }
 
-    /// A result, or a batch of results still to be decoded.
+    /// A result, a batch of results still to be decoded, or an error.
     fileprivate enum ResultPart: Sendable {
         case result(AnalyticsResult)
         case pending(PendingResults)
+        case error(any Error)
     }
 
-    /// Results gathered during one drain, handed on together in order.
+    /// Results and errors gathered during one drain, handed on together in order.
     fileprivate final class ResultBuffer: @unchecked Sendable {
         private var parts: [ResultPart] = []
         func append(_ result: AnalyticsResult) { parts.append(.result(result)) }
         func append(_ pending: PendingResults) { parts.append(.pending(pending)) }
+        func append(_ error: any Error) { parts.append(.error(error)) }
         /// The parts so far, emptying the buffer.
         func take() -> [ResultPart] {
             var taken: [ResultPart] = []

@@ -178,6 +178,8 @@ enum ModuleBridgeScript {
     },
     slowCount: function slowCount() { return slow.length; },
     slowResult: function slowResult(index) { return slow[index]; },
+    // The results themselves, for Swift to read one by one when takeResults() failed.
+    allResults: function allResults() { return results; },
     clearResults: function clearResults() {
       results.length = 0; // the array (and its storage) serves the next batch
       slow = [];
@@ -190,6 +192,7 @@ enum ModuleBridgeScript {
     forgetMetas: function forgetMetas() {
       metaIDs = new Map();
       metaCount = 0;
+      newMetas = [];
       recentMetas = [];
       recentNext = 0;
       lastPath = null;

@@ -5,6 +5,8 @@ import Synchronization
 /// the focus.
 public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     private static let sequence = Atomic<Int>(0)
+    /// The root node's name.
+    static let rootName = "__root__"
 
     /// The manager every node under this root reports to.
     public let manager: Manager
@@ -14,7 +16,7 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     /// Creates the root analyzer; it registers `__root__` on first use.
     public init(manager: Manager) {
         self.manager = manager
-        super.init(rootNamed: "__root__")
+        super.init(rootNamed: Self.rootName)
     }
 
     static func nextSequence() -> Int {
@@ -34,9 +36,7 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
 
     override func register() -> Bool {
         if nodeID != nil { return true }
-        let id = NodeID(number)
-        manager.send(.register(id: id, parent: nil, name: name ?? "__root__", index: nil, namespace: nil, attributes: nil))
-        didRegister(id: id, manager: manager, parent: nil)
+        sendRegistration(id: NodeID(number), name: Self.rootName, under: nil, manager: manager)
         return true
     }
 

@@ -30,13 +30,16 @@ class Event {
 
 /**
  * A node's last KEPT_EVENTS events as fields: slot S holds the name, time and properties of
- * an event in nS, tS and pS. Keeping an event allocates nothing; its Event is made when
- * asked for. (Kept Event objects would outlive the young generation on every node that sees
- * an event less often than a garbage collection runs, so a large tree would fill the old
- * generation with them.) A node makes its KeptEvents with its first event.
+ * an event in nS, tS and pS (the fields below are the slots: KEPT_EVENTS of them). Keeping
+ * an event allocates nothing; its Event is made when asked for. (Kept Event objects would
+ * outlive the young generation on every node that sees an event less often than a garbage
+ * collection runs, so a large tree would fill the old generation with them.) A node makes
+ * its KeptEvents with its first event.
  */
 class KeptEvents {
   constructor() {
+    this.next = 0; // the slot the next event goes to
+    this.count = 0; // events kept, up to KEPT_EVENTS
     this.n0 = null;
     this.t0 = 0;
     this.p0 = null;
@@ -69,8 +72,11 @@ class KeptEvents {
     this.p9 = null;
   }
 
-  /** Keeps an event in `slot` (0 ..< KEPT_EVENTS), replacing the one there. */
-  put(slot, name, time, properties) {
+  /** Keeps an event, replacing the oldest once KEPT_EVENTS are kept. */
+  put(name, time, properties) {
+    const slot = this.next;
+    this.next = slot === KEPT_EVENTS - 1 ? 0 : slot + 1; // a counter, not a division per event
+    if (this.count < KEPT_EVENTS) this.count += 1;
     switch (slot) {
       case 0: this.n0 = name; this.t0 = time; this.p0 = properties; break;
       case 1: this.n1 = name; this.t1 = time; this.p1 = properties; break;
@@ -81,12 +87,25 @@ class KeptEvents {
       case 6: this.n6 = name; this.t6 = time; this.p6 = properties; break;
       case 7: this.n7 = name; this.t7 = time; this.p7 = properties; break;
       case 8: this.n8 = name; this.t8 = time; this.p8 = properties; break;
-      default: this.n9 = name; this.t9 = time; this.p9 = properties; break;
+      case 9: this.n9 = name; this.t9 = time; this.p9 = properties; break;
+      default: throw new RangeError(`No kept-event slot ${slot}.`);
     }
   }
 
-  /** A new Event for the event in `slot`. */
-  event(slot) {
+  /** A new Event for the latest event. */
+  latest() {
+    return this._event(this.next === 0 ? KEPT_EVENTS - 1 : this.next - 1);
+  }
+
+  /** New Events for the kept events but the latest, oldest first. */
+  earlier() {
+    const events = [];
+    const oldest = this.count < KEPT_EVENTS ? 0 : this.next;
+    for (let i = 0; i < this.count - 1; i += 1) events.push(this._event((oldest + i) % KEPT_EVENTS));
+    return events;
+  }
+
+  _event(slot) {
     switch (slot) {
       case 0: return new Event(this.n0, this.p0, this.t0);
       case 1: return new Event(this.n1, this.p1, this.t1);
@@ -97,7 +116,8 @@ class KeptEvents {
       case 6: return new Event(this.n6, this.p6, this.t6);
       case 7: return new Event(this.n7, this.p7, this.t7);
       case 8: return new Event(this.n8, this.p8, this.t8);
-      default: return new Event(this.n9, this.p9, this.t9);
+      case 9: return new Event(this.n9, this.p9, this.t9);
+      default: throw new RangeError(`No kept-event slot ${slot}.`);
     }
   }
 }

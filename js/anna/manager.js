@@ -31,10 +31,7 @@ class Manager {
     this._tasks = new TaskRegistry();
     this._loader = new TaskLoader(taskDirectory, this._debug, {
       add: (tasks) => this._tasks.add(tasks),
-      drop: (tasks) => {
-        this._tasks.drop(tasks);
-        this._tasks.forgetLists(this._tree.sharedPaths()); // they hold the dropped tasks
-      },
+      drop: (tasks) => this._tasks.drop(tasks, this._tree.sharedPaths()),
     });
   }
 
@@ -113,7 +110,7 @@ class Manager {
         if (failures === null) failures = [];
         failures.push({
           task: task.text,
-          path: node._path,
+          path: node.path,
           event: name,
           file: task.file,
           message: messageOf(error),
@@ -122,7 +119,7 @@ class Manager {
         continue;
       }
       if (result !== undefined) {
-        this._receive(result, { task: task.text, path: node._path, event: name });
+        this._receive(result, { task: task.text, path: node.path, event: name });
       }
     }
     if (failures !== null) throw taskFailure(failures);

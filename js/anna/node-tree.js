@@ -29,17 +29,10 @@ function keyOf(id) {
 
 /** `{ key, owner, keys }` for a valid ID, or null. */
 function parseID(id) {
-  if (typeof id === 'number') return Number.isFinite(id) ? { key: id, owner: id, keys: NO_KEYS } : null;
-  if (!Array.isArray(id) || id.length === 0) return null;
-  const owner = id[0];
-  if (typeof owner !== 'number' || !Number.isFinite(owner)) return null;
-  if (id.length === 1) return { key: owner, owner, keys: NO_KEYS };
-  const keys = id.slice(1);
-  for (const key of keys) {
-    const ok = typeof key === 'string' || (typeof key === 'number' && Number.isFinite(key));
-    if (!ok) return null;
-  }
-  return { key: JSON.stringify([owner].concat(keys)), owner, keys };
+  const key = keyOf(id);
+  if (key === null) return null;
+  if (typeof key === 'number') return { key, owner: key, keys: NO_KEYS };
+  return { key, owner: id[0], keys: id.slice(1) };
 }
 
 /** How IDs are written in messages and snapshots: `42`, `42/table/0`. */
@@ -121,7 +114,7 @@ class NodeTree {
     const existing = this._nodes.get(parsed.key);
     if (existing !== undefined) {
       throw new NodeError(`Cannot register ${named()}: ID ${describeID(id)} is already registered ` +
-        `(${describeNode(existing)} at '${existing._path}').`);
+        `(${describeNode(existing)} at '${existing.path}').`);
     }
     let parent = null;
     if (parentID === null || parentID === undefined) {
@@ -151,7 +144,7 @@ class NodeTree {
     const node = new Node(storedID, parent, name,
       index === undefined ? null : index,
       attributes ? Object.assign({}, attributes) : null, createdAt,
-      parent === null ? new SharedPath('') : this._holdPath(parent._path + '/' + name));
+      parent === null ? new SharedPath('') : this._holdPath(parent.path + '/' + name));
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     else this._indexByNumber(parsed.key, node);
@@ -181,7 +174,7 @@ class NodeTree {
     }
     for (const key of this._keyedKeys(parsed.owner)) {
       const node = this._nodes.get(key);
-      if (startsWith(parseID(node._id).keys, parsed.keys)) tops.push(node);
+      if (keysStartWith(node._id, parsed.keys)) tops.push(node);
     }
     if (tops.length === 0) return 0;
     let removed = 0;
@@ -203,12 +196,12 @@ class NodeTree {
     while (stack.length > 0) {
       const node = stack.pop();
       if (node._children !== null) for (const child of node._children) stack.push(child);
-      const { key, owner, keys } = parseID(node._id);
+      const key = keyOf(node._id); // a string for a keyed ID
       this._nodes.delete(key);
-      if (keys.length > 0) this._removeKeyed(owner, key);
+      if (typeof key === 'string') this._removeKeyed(node._id[0], key);
       else if (this._byNumber[key - this._numberBase] === node) this._byNumber[key - this._numberBase] = undefined;
       if (node === this._root) this._root = null;
-      else this._dropPath(node._path);
+      else this._dropPath(node._shared);
       node._release();
       removed += 1;
     }
@@ -253,9 +246,8 @@ class NodeTree {
     return held;
   }
 
-  _dropPath(path) {
-    const held = this._paths.get(path);
-    if (held !== undefined && --held.count === 0) this._paths.delete(path);
+  _dropPath(shared) {
+    if (--shared.count === 0) this._paths.delete(shared.path);
   }
 
   /** Distinct paths held below the root (for stats). */
@@ -293,9 +285,10 @@ class NodeTree {
   }
 }
 
-function startsWith(keys, prefix) {
-  if (keys.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i += 1) if (keys[i] !== prefix[i]) return false;
+/** Whether keyed ID `id` ([owner, key, ...]) has `prefix` as its first keys. */
+function keysStartWith(id, prefix) {
+  if (id.length - 1 < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i += 1) if (id[i + 1] !== prefix[i]) return false;
   return true;
 }
 

@@ -3,7 +3,7 @@
 // may use is a getter or a method below, the rest (underscored) belongs to the core.
 
 const { AnnaError } = require('./errors');
-const { KEPT_EVENTS, KeptEvents } = require('./kept-events');
+const { KeptEvents } = require('./kept-events');
 
 const APPEARED = 'ana-appeared';
 const DISAPPEARED = 'ana-disappeared';
@@ -38,10 +38,7 @@ class Node {
     // Fields in the order an event uses them: the first ones share the object's first cache
     // line (nodes are many; each line an event touches is a likely cache miss).
     this._shared = shared;
-    this._path = shared.path;
     this._events = null; // the kept events (KeptEvents), from the first event on
-    this._slot = 0; // the kept-event slot the next event goes to
-    this._recorded = 0; // every event ever recorded
     // The latest event's Event once made: latestEvent() and the display events give the same one.
     this._latestEvent = null;
     this._visible = false;
@@ -70,7 +67,7 @@ class Node {
   /** The index given at registration, or null. */
   get index() { return this._index; }
   /** `/master/table/cell`; the root's path is ``. */
-  get path() { return this._path; }
+  get path() { return this._shared.path; }
   /** The parent node, or null for the root. */
   get parentNode() { return this._parent; }
   /** A copy of the attributes given at registration (an empty object when none). */
@@ -89,9 +86,7 @@ class Node {
 
   /** The most recent event on this node (during a task: the event being handled), or null. */
   latestEvent() {
-    if (this._latestEvent === null && this._recorded > 0) {
-      this._latestEvent = this._keptEvent(this._recorded - 1);
-    }
+    if (this._latestEvent === null && this._events !== null) this._latestEvent = this._events.latest();
     return this._latestEvent;
   }
 
@@ -123,11 +118,8 @@ class Node {
 
   /** Keeps an event (properties: an object, never null) and updates what it changes. */
   _record(name, properties, time) {
-    const slot = this._slot;
-    this._slot = slot === KEPT_EVENTS - 1 ? 0 : slot + 1;
     if (this._events === null) this._events = new KeptEvents();
-    this._events.put(slot, name, time, properties);
-    this._recorded += 1;
+    this._events.put(name, time, properties);
     this._latestEvent = null;
     switch (name) {
       case APPEARED: this._appear(); break;
@@ -182,18 +174,11 @@ class Node {
     return this._moreValues === null ? undefined : this._moreValues.get(keyPath);
   }
 
-  /** A new Event for kept event number `sequence` (one of the last KEPT_EVENTS). */
-  _keptEvent(sequence) {
-    return this._events.event(sequence % KEPT_EVENTS);
-  }
-
   /** The kept events, oldest first (the latest as latestEvent() gives it). */
   _recentEvents() {
-    const events = [];
-    for (let sequence = Math.max(0, this._recorded - KEPT_EVENTS); sequence < this._recorded - 1; sequence += 1) {
-      events.push(this._keptEvent(sequence));
-    }
-    if (this._recorded > 0) events.push(this.latestEvent());
+    if (this._events === null) return [];
+    const events = this._events.earlier();
+    events.push(this.latestEvent());
     return events;
   }
 

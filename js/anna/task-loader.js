@@ -47,7 +47,7 @@ class TaskLoader {
     this._directory = directory;
     this._debug = debug;
     this._sink = sink;
-    this._files = new Map(); // relative name -> { tasks } (tasks: [] when missing or failed)
+    this._files = new Map(); // relative name -> its tasks ([] when missing or failed)
   }
 
   get fileCount() { return this._files.size; }
@@ -68,9 +68,8 @@ class TaskLoader {
   load(relative) {
     if (!this.wants(relative)) return;
     const previous = this._files.get(relative);
-    if (previous !== undefined && previous.tasks.length > 0) this._sink.drop(previous.tasks);
-    const record = { tasks: [] };
-    this._files.set(relative, record);
+    if (previous !== undefined && previous.length > 0) this._sink.drop(previous);
+    this._files.set(relative, []);
 
     const file = this._directory + '/' + relative + '.js';
     let resolved;
@@ -86,7 +85,7 @@ class TaskLoader {
     delete require.cache[resolved];
 
     const tasks = this._run(resolved, relative + '.js');
-    record.tasks = tasks;
+    this._files.set(relative, tasks);
     this._sink.add(tasks);
   }
 

@@ -62,46 +62,52 @@ class TaskRegistry {
   }
 
   /**
-   * Removes tasks added before; an event left with none loses its bucket. Lists cached on
-   * paths still hold the dropped tasks: `forgetLists` releases them.
+   * Removes tasks added before; an event left with none loses its bucket. The lists cached
+   * for their events on `sharedPaths` are stale (new stamps) and are cleared, so none keeps
+   * a dropped task alive.
    */
-  drop(tasks) {
+  drop(tasks, sharedPaths) {
     if (tasks.length === 0) return;
     const dropped = new Set(tasks);
     const keep = (task) => !dropped.has(task);
-    const events = new Set(tasks.map((task) => task.pattern.event));
-    for (const event of events) {
+    const slots = [];
+    for (const event of new Set(tasks.map((task) => task.pattern.event))) {
       const bucket = this._buckets.get(event);
       if (bucket === undefined) continue;
+      let removed = bucket.general.length;
       bucket.general = bucket.general.filter(keep);
+      removed -= bucket.general.length;
       for (const [name, list] of Array.from(bucket.byName)) {
         const kept = list.filter(keep);
+        removed += list.length - kept.length;
         if (kept.length === 0) bucket.byName.delete(name);
         else bucket.byName.set(name, kept);
       }
+      this._count -= removed;
       bucket.stamp = ++this._stamp;
+      slots.push(bucket.slot);
       if (bucket.general.length === 0 && bucket.byName.size === 0) {
         this._buckets.delete(event);
         this._freeSlots.push(bucket.slot);
       }
     }
-    this._count -= dropped.size;
+    for (const shared of sharedPaths) {
+      const lists = shared.taskLists;
+      for (const slot of slots) {
+        if (2 * slot + 1 < lists.length) lists[2 * slot] = lists[2 * slot + 1] = undefined;
+      }
+    }
   }
 
-  /** How many of the lists cached on `sharedPaths` are current. */
+  /** How many task lists `sharedPaths` hold (current or stale). */
   listCount(sharedPaths) {
     let count = 0;
     for (const shared of sharedPaths) {
-      for (const bucket of this._buckets.values()) {
-        if (shared.taskLists[2 * bucket.slot] === bucket.stamp) count += 1;
+      for (let at = 1; at < shared.taskLists.length; at += 2) {
+        if (shared.taskLists[at] !== undefined) count += 1;
       }
     }
     return count;
-  }
-
-  /** Drops the lists cached on `sharedPaths` (and the tasks only they still hold). */
-  forgetLists(sharedPaths) {
-    for (const shared of sharedPaths) shared.taskLists = [];
   }
 
   /** The tasks for `event` on `node`, in load order. Hot path: cached per path and event. */

@@ -115,7 +115,7 @@ module.exports = {
 
   'an event that takes over a dropped event\'s place in the cache gets its own tasks'() {
     let event = 'tap';
-    const { manager, sent } = scripted((match) => match(event, () => event), { debug: true });
+    const { manager, sent } = scripted((match) => { const e = event; match(e, () => e); }, { debug: true });
     manager.registerNode(1, null, 'root');
     manager.registerNode(2, 1, 'a');
     manager.recordEvent('tap', null, 2);
@@ -125,6 +125,28 @@ module.exports = {
     manager.recordEvent('press', null, 2);
     assert.deepEqual(sent(), ['tap', 'press']);
     assert.equal(manager.stats().cachedLists, 1, "only press's list");
+  },
+
+  'dropped tasks stop running: a reload that fails drops the file\'s cached tasks'() {
+    let alphaLoads = 0;
+    const { manager, sent } = scripted({
+      index: (match) => match('other', () => 'other'),
+      'Lib.Beta': (match) => match('tap', () => 'beta'),
+      'Lib.Alpha': (match) => {
+        alphaLoads += 1;
+        if (alphaLoads > 1) throw new Error('alpha is broken now');
+        match('tap', () => 'alpha');
+      },
+    }, { debug: true });
+    manager.registerNode(1, null, 'root');
+    manager.registerNode(2, 1, 'b', null, 'Lib.Beta');
+    manager.registerNode(3, 1, 'a', null, 'Lib.Alpha');
+    manager.recordEvent('tap', null, 2);
+    assert.deepEqual(sent(), ['beta', 'alpha']);
+    assert.throws(() => manager.registerNode(4, 1, 'a', null, 'Lib.Alpha'), /alpha is broken now/);
+    manager.recordEvent('tap', null, 2);
+    assert.deepEqual(sent(), ['beta', 'alpha', 'beta'], "alpha's task went with its file");
+    assert.equal(manager.stats().tasks, 2, "index's and Lib.Beta's");
   },
 
   'a benchmark-shaped workload gives the expected results'() {
