@@ -22,24 +22,20 @@ struct LatencyMeasurement {
         let screens = HostTree.w1Screens
         let offered = max(Int((rate * seconds).rounded()), 1)
         let total = warmup + offered
-        let workspace = try ModuleWorkspace(bundledWithTasks: TaskGenerator.source(.w1Tagged, screens: screens, patterns: 0))
-        let manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
         let counter = ResultCounter(taggedCapacity: total)
-        manager.delegate = counter
-        let tree = HostTree(manager: manager)
-        tree.addScreens(screens)
-        await manager.flush()
-        let cells = tree.cellAnalyzers
+        let rig = try await BenchRig(
+            module: .bundled, tasks: TaskGenerator.source(.w1Tagged, screens: screens, patterns: 0), screens: screens,
+            counter: counter, scenario: "W4 latency")
+        let cells = rig.tree.cellAnalyzers
 
         for k in 0..<warmup {
             EventMix.recordTagged(k, seq: k, on: cells[k % cells.count])
         }
-        await manager.flush()
+        await rig.manager.flush()
 
         var sent = [UInt64](repeating: 0, count: offered)
         let interval = 1e9 / rate
-        let calibration = MachineSpeed.calibrate()
-        let load = MachineLoad.Reading.now()
+        var gauges = SpanGauges.start()
         let start = MonotonicClock.now() + 1_000_000
         var i = 0
         while i < offered {
@@ -53,10 +49,9 @@ struct LatencyMeasurement {
             } while i < offered && start + UInt64(Double(i) * interval) <= now
         }
         let lastSent = sent[offered - 1]
-        await manager.flush()
-        let othersShare = MachineLoad.Reading.now().othersShare(since: load)
-        try counter.verify(EventMix.expectedResults(events: total), scenario: "W4 latency")
-        withExtendedLifetime((tree, workspace)) {}
+        await rig.manager.flush()
+        gauges.stop()
+        try rig.verify(EventMix.expectedResults(events: total), scenario: "W4 latency")
 
         let arrivals = counter.snapshot.arrivals
         var latencies: [Double] = []
@@ -89,8 +84,7 @@ struct LatencyMeasurement {
         line["p99Ms"] = .number(Stats.percentile(0.99, of: latencies))
         line["p999Ms"] = .number(Stats.percentile(0.999, of: latencies))
         line["maxMs"] = .number(latencies.last ?? 0)
-        line["othersCpuShare"] = .number(othersShare)
-        line["calibrationMs"] = .number(calibration)
+        gauges.addFields(to: &line)
         return line
     }
 }

@@ -20,59 +20,96 @@ struct MeasureCommand: AsyncParsableCommand {
     /// What to measure.
     enum Kind: String, CaseIterable, ExpressibleByArgument {
         case throughput, soak, latency
+
+        /// The options this kind takes.
+        var options: [String] {
+            switch self {
+            case .throughput:
+                return [
+                    "--screens", "--tasks", "--patterns", "--events", "--module", "--module-task-folder",
+                    "--module-allowed-root", "--warmup",
+                ]
+            case .soak: return ["--events", "--churn-every", "--sample-every"]
+            case .latency: return ["--rate", "--seconds", "--warmup"]
+            }
+        }
+
+        /// Why the others do not apply.
+        var scope: String {
+            switch self {
+            case .throughput: return "a throughput run records as fast as it can, without churn or pacing."
+            case .soak: return "a soak runs W1's 50 screens and tasks on the bundled core and is its own warm-up."
+            case .latency:
+                return "a latency run offers rate × seconds events to W1's 50 screens and tagged tasks on the bundled core."
+            }
+        }
     }
 
     @Argument(help: "throughput (W1, W2, --module), soak (W3) or latency (W4).")
     var kind: Kind
 
-    @Option(help: "Screens in the tree (22 nodes each, plus __root__ and app).")
-    var screens = 50
+    // Options are optional so that validate() can tell which were given: each kind takes
+    // only its own (`Kind.options`).
 
-    @Option(help: "Task set: w1, w1-portable, w1-tagged or scale.")
-    var tasks: TaskSet = .w1
+    @Option(help: "Throughput: screens in the tree (22 nodes each, plus __root__ and app; default 50).")
+    var screens: Int?
 
-    @Option(help: "Patterns in the scale task set.")
-    var patterns = 100
+    @Option(help: "Throughput: task set, w1, w1-portable, w1-tagged or scale (default w1).")
+    var tasks: TaskSet?
 
-    @Option(help: "Events to record.")
-    var events = 1_000_000
+    @Option(help: "Throughput: patterns in the scale task set (default 100).")
+    var patterns: Int?
 
-    @Option(help: ArgumentHelp("An analytics module folder to run instead of the bundled core.", valueName: "dir"))
-    var module: String?
-
-    @Option(help: "The module's task folder, relative to it, replaced by the generated tasks.")
-    var moduleTaskFolder = "task"
-
-    @Option(help: ArgumentHelp("More folders the module may read (its parent is always allowed).", valueName: "dir"))
-    var moduleAllowedRoot: [String] = []
-
-    @Option(help: "Soak: replace one screen every this many events.")
-    var churnEvery = 10_000
-
-    @Option(help: "Soak: sample resident memory every this many events.")
-    var sampleEvery = 1_000_000
-
-    @Option(help: "Latency: events offered per second.")
-    var rate = 50_000.0
-
-    @Option(help: "Latency: seconds of offered events.")
-    var seconds = 3.0
+    @Option(help: "Throughput and soak: events to record (default 1,000,000).")
+    var events: Int?
 
     @Option(help: ArgumentHelp(
-        "Events recorded and flushed before the measured ones, untimed, so JavaScriptCore's optimizing tiers are done "
-            + "(default: \(Sizes.throughputWarmup) for throughput, \(Sizes.latencyWarmup) for latency; not for soak).",
+        "Throughput: an analytics module folder to run instead of the bundled core.", valueName: "dir"))
+    var module: String?
+
+    @Option(help: "Throughput: the module's task folder, relative to it, replaced by the generated tasks (default task).")
+    var moduleTaskFolder: String?
+
+    @Option(help: ArgumentHelp("Throughput: more folders the module may read (its parent is always allowed).", valueName: "dir"))
+    var moduleAllowedRoot: [String] = []
+
+    @Option(help: "Soak: replace one screen every this many events (default 10,000).")
+    var churnEvery: Int?
+
+    @Option(help: "Soak: sample resident memory every this many events (default 1,000,000).")
+    var sampleEvery: Int?
+
+    @Option(help: "Latency: events offered per second (default 50,000).")
+    var rate: Double?
+
+    @Option(help: "Latency: seconds of offered events (default 3).")
+    var seconds: Double?
+
+    @Option(help: ArgumentHelp(
+        "Throughput and latency: events recorded and flushed before the measured ones, untimed, so JavaScriptCore's "
+            + "optimizing tiers are done (default: \(Sizes.throughputWarmup) for throughput, \(Sizes.latencyWarmup) for latency).",
         valueName: "events"))
     var warmup: Int?
 
     func validate() throws {
-        guard screens > 0, events > 0, patterns >= 3 else {
+        let given: [(option: String, isGiven: Bool)] = [
+            ("--screens", screens != nil), ("--tasks", tasks != nil), ("--patterns", patterns != nil),
+            ("--events", events != nil), ("--module", module != nil), ("--module-task-folder", moduleTaskFolder != nil),
+            ("--module-allowed-root", !moduleAllowedRoot.isEmpty), ("--churn-every", churnEvery != nil),
+            ("--sample-every", sampleEvery != nil), ("--rate", rate != nil), ("--seconds", seconds != nil),
+            ("--warmup", warmup != nil),
+        ]
+        let foreign = given.filter { $0.isGiven && !kind.options.contains($0.option) }.map(\.option)
+        if !foreign.isEmpty {
+            throw ValidationError(
+                "measure \(kind.rawValue) does not take \(foreign.joined(separator: ", ")): \(kind.scope) "
+                    + "Its options: \(kind.options.joined(separator: ", ")).")
+        }
+        guard (screens ?? 1) > 0, (events ?? 1) > 0, (patterns ?? 3) >= 3 else {
             throw ValidationError("--screens and --events must be positive and --patterns at least 3.")
         }
-        guard churnEvery > 0, sampleEvery > 0, rate > 0, seconds > 0, (warmup ?? 0) >= 0 else {
+        guard (churnEvery ?? 1) > 0, (sampleEvery ?? 1) > 0, (rate ?? 1) > 0, (seconds ?? 1) > 0, (warmup ?? 0) >= 0 else {
             throw ValidationError("--churn-every, --sample-every, --rate and --seconds must be positive, --warmup not negative.")
-        }
-        if kind == .soak, warmup != nil {
-            throw ValidationError("--warmup is for throughput and latency; a soak is its own warm-up.")
         }
     }
 
@@ -81,21 +118,27 @@ struct MeasureCommand: AsyncParsableCommand {
         switch kind {
         case .throughput:
             line = try await ThroughputMeasurement(
-                screens: screens, tasks: tasks, patterns: patterns, events: events,
-                warmup: warmup ?? Sizes.throughputWarmup, module: moduleChoice
+                screens: screens ?? HostTree.w1Screens, tasks: tasks ?? .w1, patterns: patterns ?? 100,
+                events: events ?? Self.defaultEvents, warmup: warmup ?? Sizes.throughputWarmup, module: moduleChoice
             ).run()
         case .soak:
-            line = try await SoakMeasurement(events: events, churnEvery: churnEvery, sampleEvery: sampleEvery).run()
+            line = try await SoakMeasurement(
+                events: events ?? Self.defaultEvents, churnEvery: churnEvery ?? 10_000, sampleEvery: sampleEvery ?? 1_000_000
+            ).run()
         case .latency:
-            line = try await LatencyMeasurement(rate: rate, seconds: seconds, warmup: warmup ?? Sizes.latencyWarmup).run()
+            line = try await LatencyMeasurement(
+                rate: rate ?? 50_000, seconds: seconds ?? 3, warmup: warmup ?? Sizes.latencyWarmup
+            ).run()
         }
         print(line.jsonText)
     }
 
+    private static let defaultEvents = 1_000_000
+
     private var moduleChoice: ModuleChoice {
         guard let module else { return .bundled }
         return .folder(
-            URL(fileURLWithPath: module), taskFolderName: moduleTaskFolder,
+            URL(fileURLWithPath: module), taskFolderName: moduleTaskFolder ?? "task",
             allowedRoots: moduleAllowedRoot.map { URL(fileURLWithPath: $0) })
     }
 }

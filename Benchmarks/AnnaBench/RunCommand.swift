@@ -26,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
     var profile: Profile = .full
 
     @Option(help: "W1, W2, W3, W4 or all.")
-    var scenario: String = "all"
+    var scenario: ScenarioChoice = .all
 
     @Option(help: "Runs of W1, of each W2 variant and of W4; the median is reported (both profiles: 5).")
     var runs: Int?
@@ -73,9 +73,6 @@ struct RunCommand: AsyncParsableCommand {
     var jsonOut: String?
 
     func validate() throws {
-        guard ScenarioChoice(rawValue: scenario.uppercased() == "ALL" ? "all" : scenario.uppercased()) != nil else {
-            throw ValidationError("--scenario must be W1, W2, W3, W4 or all, not '\(scenario)'.")
-        }
         let sizes = try self.sizes()
         guard sizes.runs > 0, sizes.w1Events > 0, sizes.w2Events > 0, sizes.soakEvents > 0, sizes.soakChurnEvery > 0,
             sizes.soakSampleEvery > 0, sizes.rate > 0, sizes.latencySeconds > 0
@@ -89,13 +86,12 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let choice = ScenarioChoice(rawValue: scenario.uppercased() == "ALL" ? "all" : scenario.uppercased()) ?? .all
         let output = Output()
         let runner = ScenarioRunner(
             profile: profile, sizes: try sizes(), modules: module, moduleTaskFolder: moduleTaskFolder,
             moduleAllowedRoots: moduleAllowedRoot, output: output)
         do {
-            for each in choice.scenarios {
+            for each in scenario.scenarios {
                 printError("\(each.rawValue):")
                 try runner.run(each)
             }
@@ -140,5 +136,27 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("\(option) takes whole numbers separated by commas, e.g. 1000,10000.")
         }
         return values.compactMap { $0 }
+    }
+}
+
+/// What `--scenario` takes: one scenario or `all`, in any case (`w1`, `ALL`).
+enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4", all
+
+    init?(argument: String) {
+        guard let choice = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(argument) == .orderedSame })
+        else { return nil }
+        self = choice
+    }
+
+    /// The scenarios chosen, in order.
+    var scenarios: [Scenario] {
+        switch self {
+        case .w1: return [.w1]
+        case .w2: return [.w2]
+        case .w3: return [.w3]
+        case .w4: return [.w4]
+        case .all: return Scenario.allCases
+        }
     }
 }

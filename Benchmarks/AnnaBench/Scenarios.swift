@@ -1,14 +1,9 @@
 import CoreJS
 import Foundation
 
-/// Which scenarios a run includes.
-enum ScenarioChoice: String, CaseIterable, Sendable {
-    case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4", all
-
-    /// The scenarios this choice stands for, in order.
-    var scenarios: [ScenarioChoice] {
-        self == .all ? [.w1, .w2, .w3, .w4] : [self]
-    }
+/// One scenario of a run.
+enum Scenario: String, CaseIterable, Sendable {
+    case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4"
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -34,13 +29,12 @@ struct ScenarioRunner {
     var output: Output
 
     /// Runs `scenario`; its lines go to ``output`` as they are ready.
-    func run(_ scenario: ScenarioChoice) throws {
+    func run(_ scenario: Scenario) throws {
         switch scenario {
         case .w1: try runW1()
         case .w2: try runW2()
         case .w3: try runW3()
         case .w4: try runW4()
-        case .all: for each in scenario.scenarios { try run(each) }
         }
     }
 
@@ -49,18 +43,19 @@ struct ScenarioRunner {
     /// W1 on the bundled core, and on each `--module`, runs interleaved so that the machine's
     /// noise falls on all of them alike.
     private func runW1() throws {
-        let variants: [(name: String, arguments: [String])] =
-            [("bundled", ["--tasks", TaskSet.w1.rawValue])]
+        let variants: [(name: String, module: String, tasks: TaskSet, arguments: [String])] =
+            [("bundled", "bundled", .w1, [])]
             + modules.map { module in
-                ("module=\(module)",
-                 ["--tasks", TaskSet.w1Portable.rawValue, "--module", module, "--module-task-folder", moduleTaskFolder]
+                ("module=\(module)", module, .w1Portable,
+                 ["--module", module, "--module-task-folder", moduleTaskFolder]
                     + moduleAllowedRoots.flatMap { ["--module-allowed-root", $0] })
             }
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
         for run in 1...sizes.runs {
             for (position, variant) in variants.enumerated() {
                 let raw = try ChildProcess.measure(
-                    ["throughput", "--screens", "\(HostTree.w1Screens)", "--events", "\(sizes.w1Events)"] + variant.arguments)
+                    ["throughput", "--screens", "\(HostTree.w1Screens)", "--events", "\(sizes.w1Events)",
+                     "--tasks", variant.tasks.rawValue] + variant.arguments)
                 runs[position].append(raw)
                 output.progress(
                     "W1 \(variant.name) run \(run)/\(sizes.runs): \(Output.grouped(raw.eventsPerSecond)) events/s"
@@ -69,8 +64,8 @@ struct ScenarioRunner {
         }
         for (position, variant) in variants.enumerated() {
             var line = header("W1", variant.name)
-            line["module"] = .string(position == 0 ? "bundled" : modules[position - 1])
-            line["tasks"] = .string(position == 0 ? TaskSet.w1.rawValue : TaskSet.w1Portable.rawValue)
+            line["module"] = .string(variant.module)
+            line["tasks"] = .string(variant.tasks.rawValue)
             addThroughput(runs[position], to: &line)
             line["guard"] = ["eventsPerSecond"]
             output.emit(line)

@@ -31,52 +31,37 @@ struct ThroughputMeasurement {
     /// Runs once and returns the raw figures.
     /// - Throws: ``BenchError`` when the module fails or the results are not the expected ones.
     func run() async throws -> ReportLine {
-        let source = TaskGenerator.source(tasks, screens: screens, patterns: patterns)
-        let workspace = try module.workspace(tasks: source)
-        let manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
         let warmupResults = EventMix.expectedResults(events: warmup)
         let timedResults = EventMix.expectedResults(events: events)
         let expected = warmupResults + timedResults
         let counter = ResultCounter(expectedTotal: expected.total)
-        manager.delegate = counter
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
-
-        let tree = HostTree(manager: manager)
-        await manager.flush()
-        try counter.verify(ExpectedResults(selected: 0, updated: 0), scenario: scenario + " while loading the module")
-
-        let memoryBefore = try MemorySampler.residentBytes()
-        let registrationStart = MonotonicClock.now()
-        tree.addScreens(screens)
-        await manager.flush()
-        let registrationEnd = MonotonicClock.now()
-        let memoryAfter = try MemorySampler.residentBytes()
+        let rig = try await BenchRig(
+            module: module, tasks: TaskGenerator.source(tasks, screens: screens, patterns: patterns), screens: screens,
+            counter: counter, scenario: scenario)
         let registered = screens * BenchScreen.nodeCount
 
-        let cells = tree.cellAnalyzers
+        let cells = rig.tree.cellAnalyzers
         let cellCount = cells.count
         for k in 0..<warmup {
             EventMix.record(k, on: cells[k % cellCount])
         }
-        await manager.flush()
-        try counter.verify(warmupResults, scenario: scenario + " during the warm-up")
-        let calibration = MachineSpeed.calibrate()
-        let load = MachineLoad.Reading.now()
+        await rig.manager.flush()
+        try rig.verify(warmupResults, scenario: scenario + " during the warm-up")
+        var gauges = SpanGauges.start()
         let start = MonotonicClock.now()
         for k in 0..<events {
             EventMix.record(k, on: cells[k % cellCount])
         }
         let recorded = MonotonicClock.now()
-        await manager.flush()
-        let loadAfter = MachineLoad.Reading.now()
-        let othersShare = loadAfter.othersShare(since: load)
+        await rig.manager.flush()
+        gauges.stop()
         let tally = counter.snapshot
-        try counter.verify(expected, scenario: scenario)
-        withExtendedLifetime((tree, workspace)) {}
+        try rig.verify(expected, scenario: scenario)
 
         var line = ReportLine()
         line["kind"] = "throughput"
-        line["nodes"] = .number(Double(tree.nodeCount))
+        line["nodes"] = .number(Double(rig.tree.nodeCount))
         line["patterns"] = .number(Double(TaskGenerator.patternCount(tasks, screens: screens, patterns: patterns)))
         line["events"] = .number(Double(events))
         line["warmupEvents"] = .number(Double(warmup))
@@ -84,29 +69,11 @@ struct ThroughputMeasurement {
         line["seconds"] = .number(MonotonicClock.seconds(from: start, to: tally.lastResultAt))
         line["recordSeconds"] = .number(MonotonicClock.seconds(from: start, to: recorded))
         line["registeredNodes"] = .number(Double(registered))
-        line["registrationSeconds"] = .number(MonotonicClock.seconds(from: registrationStart, to: registrationEnd))
-        line["rssBeforeRegistration"] = .number(Double(memoryBefore))
-        line["rssAfterRegistration"] = .number(Double(memoryAfter))
-        line["othersCpuShare"] = .number(othersShare)
-        line["cpuSeconds"] = .number(loadAfter.processSeconds(since: load))
-        line["calibrationMs"] = .number(calibration)
+        line["registrationSeconds"] = .number(rig.registration.seconds)
+        line["rssBeforeRegistration"] = .number(Double(rig.registration.residentBefore))
+        line["rssAfterRegistration"] = .number(Double(rig.registration.residentAfter))
+        line["cpuSeconds"] = .number(gauges.processSeconds)
+        gauges.addFields(to: &line)
         return line
-    }
-}
-
-/// The analytics module of a measurement: the bundled core, or a module folder given with
-/// `--module` (see ``ModuleWorkspace``).
-enum ModuleChoice: Sendable {
-    case bundled
-    case folder(URL, taskFolderName: String, allowedRoots: [URL])
-
-    /// A workspace holding `tasks`.
-    func workspace(tasks: String) throws -> ModuleWorkspace {
-        switch self {
-        case .bundled:
-            return try ModuleWorkspace(bundledWithTasks: tasks)
-        case let .folder(url, taskFolderName, allowedRoots):
-            return try ModuleWorkspace(module: url, taskFolderName: taskFolderName, tasks: tasks, allowedRoots: allowedRoots)
-        }
     }
 }
