@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test bench bench-check bench-baseline clean
+.PHONY: setup build run test bench-build bench bench-check bench-baseline clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -23,8 +23,7 @@ build: setup
 DEMO := fixtures/demo
 
 ## Build and run the demo: the Swift example app, then `anna` on the recorded session.
-run: setup
-	$(SWIFT) build
+run: build
 	@echo "== anna-demo: a shop app built from AnnaKit, one result per line =="
 	$(SWIFT) run --skip-build anna-demo
 	@echo "== anna run: replaying $(DEMO)/session.ndjson ($$(wc -l < $(DEMO)/session.ndjson) lines) =="
@@ -41,21 +40,22 @@ test: setup
 BENCH     := .build/release/anna-bench
 BENCH_OUT := .build/bench.json
 
+## The release build of the benchmark that the bench targets run.
+bench-build: setup
+	$(SWIFT) build -c release --product anna-bench
+
 ## The benchmark at full sizes (a few minutes): JSON lines on stdout and in .build/bench.json, a table on stderr.
 ## W1 also runs on the protocol-only core and on the do-nothing module (the host path's floor).
-bench: setup
-	$(SWIFT) build -c release --product anna-bench
+bench: bench-build
 	$(BENCH) --profile full --module fixtures/protocol-module --module fixtures/host-floor-module --json-out $(BENCH_OUT)
 
 ## The regression guard (about a minute): quick sizes against Benchmarks/baseline.json; fails when a figure is >30% worse.
-bench-check: setup
-	$(SWIFT) build -c release --product anna-bench
+bench-check: bench-build
 	$(BENCH) --profile quick --json-out .build/bench-quick.json
 	$(BENCH) compare --baseline Benchmarks/baseline.json --current .build/bench-quick.json
 
 ## Refreshes the committed baseline after an intended change (commit it with the change).
-bench-baseline: setup
-	$(SWIFT) build -c release --product anna-bench
+bench-baseline: bench-build
 	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
 
 clean:

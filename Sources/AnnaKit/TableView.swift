@@ -10,6 +10,9 @@ import Anna
 /// when the data source names the section) and adds the cell: when the table's analyzer is
 /// enabled, the cell records `ana-appeared`. A row scrolled out records `ana-disappeared` and
 /// its cell waits in the reuse pool; when it is reused for another row its node moves there.
+/// A cell left in the pool once the window is laid out (the data shrank, or fewer rows are
+/// shown) has its node deregistered, and a reload deregisters the nodes of named sections
+/// that are gone.
 /// ``selectRow(at:)`` records `did-select` on the cell and marks it focused.
 ///
 /// ```swift
@@ -43,6 +46,8 @@ open class TableView: View {
     private var displayedCells: [TableIndexPath: TableViewCell] = [:]
     private var cellClasses: [String: TableViewCell.Type] = [:]
     private var reusePool: [String: [TableViewCell]] = [:]
+    /// The keyed section nodes made under the table's analyzer.
+    private var sectionNodes: Set<SectionNode> = []
 
     /// Creates a table that shows `visibleRowCount` rows at a time.
     public init(visibleRowCount: Int = 10) {
@@ -59,21 +64,22 @@ open class TableView: View {
 
     /// A cell for the row at `indexPath`: one waiting for reuse (after its
     /// ``TableViewCell/prepareForReuse()``), or a new one of the registered class. Its analyzer
-    /// is already attached at `indexPath`, so what the data source records while configuring
-    /// it goes to the right node.
+    /// is already attached at `indexPath` (before `prepareForReuse()` runs), so what the cell
+    /// records while resetting and what the data source records while configuring it go to
+    /// the right node.
     /// - Precondition: a class is registered for `identifier`.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: TableIndexPath) -> TableViewCell {
-        let cell: TableViewCell
         if var pool = reusePool[identifier], !pool.isEmpty {
-            cell = pool.removeFirst()
+            let cell = pool.removeFirst()
             reusePool[identifier] = pool
+            attachAnalyzer(of: cell, at: indexPath)
             cell.prepareForReuse()
-        } else {
-            guard let cellClass = cellClasses[identifier] else {
-                preconditionFailure("No cell class is registered for the reuse identifier '\(identifier)'.")
-            }
-            cell = cellClass.init(reuseIdentifier: identifier)
+            return cell
         }
+        guard let cellClass = cellClasses[identifier] else {
+            preconditionFailure("No cell class is registered for the reuse identifier '\(identifier)'.")
+        }
+        let cell = cellClass.init(reuseIdentifier: identifier)
         attachAnalyzer(of: cell, at: indexPath)
         return cell
     }
@@ -107,13 +113,15 @@ open class TableView: View {
     }
 
     /// Forgets the rows and shows them again from the data source: every shown row disappears
-    /// and the rows now in the window appear.
+    /// and the rows now in the window appear. The nodes of named sections that are gone (or
+    /// now have another name) are deregistered.
     public func reloadData() {
         for (indexPath, cell) in displayedCells.sorted(by: { $0.key < $1.key }) {
             endDisplaying(cell, at: indexPath)
         }
         rowCounts = nil
         indexPathForSelectedRow = nil
+        removeStaleSectionNodes()
         layoutRows()
     }
 
@@ -121,7 +129,7 @@ open class TableView: View {
     /// the list allows). Rows leaving the window disappear, rows entering it appear.
     public func scroll(toRow indexPath: TableIndexPath) {
         guard let flat = flatIndex(of: indexPath) else { return }
-        firstVisibleRow = min(flat, max(0, totalRows - visibleRowCount))
+        firstVisibleRow = flat  // the window is kept within the rows when it is laid out
         layoutRows()
     }
 
@@ -146,7 +154,8 @@ open class TableView: View {
         layoutRows()
     }
 
-    /// Shows the rows of the window and ends showing the others (only while visible).
+    /// Shows the rows of the window and ends showing the others (only while visible); the
+    /// cells the window did not take back from the pool lose their nodes.
     private func layoutRows() {
         guard isVisible, dataSource != nil else { return }
         let wanted = visibleWindow()
@@ -156,6 +165,9 @@ open class TableView: View {
         }
         for indexPath in wanted where displayedCells[indexPath] == nil {
             display(at: indexPath)
+        }
+        for identifier in reusePool.keys.sorted() {
+            reusePool[identifier]?.forEach(releaseNode)
         }
     }
 
@@ -174,7 +186,11 @@ open class TableView: View {
         cell.removeFromSuperview()
         cell.indexPath = nil
         delegate?.tableView(self, didEndDisplaying: cell, forRowAt: indexPath)
-        if let identifier = cell.reuseIdentifier { reusePool[identifier, default: []].append(cell) }
+        if let identifier = cell.reuseIdentifier {
+            reusePool[identifier, default: []].append(cell)
+        } else {
+            releaseNode(of: cell)  // never reused by the table
+        }
     }
 
     /// Makes the cell's analyzer the sub-analyzer `cell` at the row's index, under the table's
@@ -184,9 +200,34 @@ open class TableView: View {
         var parent = tableAnalyzer
         if let name = dataSource?.tableView(self, analyticsNameForSection: indexPath.section) {
             parent = tableAnalyzer.keyedSubAnalyzer(for: name, index: indexPath.section)
+            sectionNodes.insert(SectionNode(section: indexPath.section, name: name))
         }
         parent.setSubAnalyzer(cell.analyzer, for: cellAnalyticsName, index: indexPath.row)
         cell.analyzerIndexPath = indexPath
+    }
+
+    /// Deregisters the node of a cell waiting in the pool, keeping its observations: its
+    /// analyzer becomes a standalone one again, which cannot register while the cell is in no
+    /// view (what it records meanwhile waits for the row it is reused for).
+    private func releaseNode(of cell: TableViewCell) {
+        guard cell.analyzerIndexPath != nil else { return }
+        cell.analyzerIndexPath = nil
+        cell.analyzer.enable(naming: cellAnalyticsName)
+    }
+
+    /// Removes the keyed nodes of named sections that the data source no longer has, or
+    /// names differently now.
+    private func removeStaleSectionNodes() {
+        guard !sectionNodes.isEmpty else { return }
+        let sectionCount = numberOfSections
+        let tableAnalyzer = analyzerSlot.analyzer(for: self)
+        for node in sectionNodes.sorted() {
+            if node.section < sectionCount, dataSource?.tableView(self, analyticsNameForSection: node.section) == node.name {
+                continue
+            }
+            tableAnalyzer.removeKeyedSubAnalyzer(for: node.name, index: node.section)
+            sectionNodes.remove(node)
+        }
     }
 
     // MARK: - Row arithmetic
@@ -198,10 +239,6 @@ open class TableView: View {
         let counts = (0..<sections).map { max(0, dataSource.tableView(self, numberOfRowsInSection: $0)) }
         rowCounts = counts
         return counts
-    }
-
-    private var totalRows: Int {
-        counts.reduce(0, +)
     }
 
     /// The row's position counted across sections, or `nil` when there is no such row.
@@ -228,5 +265,15 @@ open class TableView: View {
             start += count
         }
         return result
+    }
+}
+
+/// A keyed section node under a table's analyzer: the section's index and name.
+private struct SectionNode: Hashable, Comparable {
+    let section: Int
+    let name: String
+
+    static func < (lhs: SectionNode, rhs: SectionNode) -> Bool {
+        (lhs.section, lhs.name) < (rhs.section, rhs.name)
     }
 }

@@ -5,9 +5,11 @@ import Anna
 /// The table adds the cell's analyzer as its sub-analyzer `cell` with the row as index (under
 /// the section's node when the data source names sections), so a cell needs no analytics code
 /// of its own. When the cell is reused at another row its node moves there: the old node is
-/// deregistered and the next events go to the new index.
+/// deregistered and the next events go to the new index. A cell that stays in the reuse pool
+/// after the table laid out its rows has no node until it is reused.
 ///
-/// Subclasses add content and reset it in ``prepareForReuse()``:
+/// Subclasses add content and reset it in ``prepareForReuse()``, which runs once the node has
+/// moved, so a reset observed value is recorded on the new row:
 ///
 /// ```swift
 /// final class ProductCell: TableViewCell {
@@ -15,6 +17,9 @@ import Anna
 ///     required init(reuseIdentifier: String?) {
 ///         super.init(reuseIdentifier: reuseIdentifier)
 ///         analyzer.observe(name, for: "name")
+///     }
+///     override func prepareForReuse() {
+///         name.value = nil
 ///     }
 /// }
 /// ```
@@ -33,6 +38,7 @@ open class TableViewCell: View {
         super.init()
     }
 
-    /// Called when the table takes the cell from its reuse pool for another row.
+    /// Called when the table takes the cell from its reuse pool for another row, after its
+    /// analyzer was attached there.
     open func prepareForReuse() {}
 }

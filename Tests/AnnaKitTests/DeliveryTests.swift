@@ -36,8 +36,7 @@ struct DeliveryTests {
     @Test("a task that throws reaches didCatch; later events still work")
     func taskError() async throws {
         let harness = Harness()
-        let screen = ScreenViewController(name: "screen")
-        harness.show(screen)
+        let screen = harness.showScreen(named: "screen")
 
         screen.analyzer.record("explode")
         screen.analyzer.record("ping")

@@ -53,8 +53,7 @@ struct SubAnalyzerTests {
     @Test("a keyed sub-analyzer is a node without an object, found again by its key")
     func keyed() async throws {
         let harness = Harness()
-        let screen = ScreenViewController(name: "screen")
-        harness.show(screen)
+        let screen = harness.showScreen(named: "screen")
         let analyzer = try #require(screen.analyzer as? Analyzer)
 
         let header = analyzer.keyedSubAnalyzer(for: "header")

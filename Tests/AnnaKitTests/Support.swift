@@ -109,6 +109,23 @@ final class Harness {
         application.window = window
     }
 
+    /// Shows a screen named `name` as the window's root; the screen, to put views on.
+    @discardableResult
+    func showScreen(named name: String) -> ScreenViewController {
+        let screen = ScreenViewController(name: name)
+        show(screen)
+        return screen
+    }
+
+    /// Shows the reference README's master (`rows` items, `visibleRows` shown, in cells of
+    /// `cellClass`) as the window's root; the master.
+    @discardableResult
+    func showMaster(rows: Int = 10, visibleRows: Int = 3, cellClass: ItemCell.Type = ItemCell.self) -> MasterViewController {
+        let master = MasterViewController(rows: rows, visibleRows: visibleRows, cellClass: cellClass)
+        show(master)
+        return master
+    }
+
     /// Shows `root` in a navigation controller as the window's root (the reference's
     /// master screen set-up); the navigation controller, to push onto.
     @discardableResult
@@ -138,14 +155,21 @@ final class Harness {
 // MARK: - The reference README's screens
 
 /// A cell whose title is observed (`ana-updated` with key path `title`).
-final class ItemCell: TableViewCell {
-    static var made = 0
+class ItemCell: TableViewCell {
     let title = ObservableValue<String?>(nil)
 
     required init(reuseIdentifier: String?) {
         super.init(reuseIdentifier: reuseIdentifier)
-        Self.made += 1
         analyzer.observe(title, for: "title")
+    }
+}
+
+/// An item cell that clears its title when it is reused, as ``TableViewCell`` tells
+/// subclasses to.
+final class ResettingItemCell: ItemCell {
+    override func prepareForReuse() {
+        super.prepareForReuse()
+        title.value = nil
     }
 }
 
@@ -156,18 +180,20 @@ final class MasterViewController: ViewController, AnalyzableObject, TableViewDat
 
     nonisolated let table: TableView
     nonisolated let more: Button
+    let cellClass: ItemCell.Type
     var items: [String]
 
-    init(rows: Int = 10, visibleRows: Int = 3) {
+    init(rows: Int = 10, visibleRows: Int = 3, cellClass: ItemCell.Type = ItemCell.self) {
         table = TableView(visibleRowCount: visibleRows)
         more = Button(title: "More")
+        self.cellClass = cellClass
         items = (0..<rows).map { "Item \($0)" }
         super.init()
     }
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        table.register(ItemCell.self, forCellReuseIdentifier: "Item")
+        table.register(cellClass, forCellReuseIdentifier: "Item")
         table.dataSource = self
         table.delegate = self
         view.addSubview(table)

@@ -9,16 +9,14 @@ struct TableTests {
     @Test("a reused cell moves to its new row, leaving no stale node")
     func reuse() async throws {
         let harness = Harness()
-        let master = MasterViewController(rows: 20, visibleRows: 3)
-        harness.show(master)
+        let master = harness.showMaster(rows: 20, visibleRows: 3)
         let cellsBefore = Set(master.table.visibleCells.map(ObjectIdentifier.init))
-        let made = ItemCell.made
 
         master.table.scroll(toRow: TableIndexPath(row: 10))
 
         #expect(master.table.indexPathsForVisibleRows == [10, 11, 12].map { TableIndexPath(row: $0) })
+        // The same three cells (still alive in the table): none was made for the new rows.
         #expect(Set(master.table.visibleCells.map(ObjectIdentifier.init)) == cellsBefore)
-        #expect(ItemCell.made == made)
         let cellTraces = await harness.traces(includingUpdates: true).filter { $0.path == "/master/table/cell" }
         #expect(cellTraces.suffix(9) == [
             Trace("ana-disappeared", "/master/table/cell", 0),
@@ -44,8 +42,7 @@ struct TableTests {
     @Test("scrolling by one reuses the row that left for the row that came")
     func scrollByOne() async throws {
         let harness = Harness()
-        let master = MasterViewController(rows: 5, visibleRows: 3)
-        harness.show(master)
+        let master = harness.showMaster(rows: 5, visibleRows: 3)
         let first = try #require(master.table.cellForRow(at: TableIndexPath(row: 0)))
 
         master.table.scroll(toRow: TableIndexPath(row: 1))
@@ -60,8 +57,7 @@ struct TableTests {
     @Test("reloading shows the rows again")
     func reload() async throws {
         let harness = Harness()
-        let master = MasterViewController(rows: 3, visibleRows: 2)
-        harness.show(master)
+        let master = harness.showMaster(rows: 3, visibleRows: 2)
         master.items = ["A", "B"]
         master.table.reloadData()
 
@@ -76,6 +72,46 @@ struct TableTests {
         ])
         let values = await harness.results().filter { $0.value["event"] == "ana-updated" }.suffix(2).map(\.value["value"])
         #expect(values == ["A", "B"])
+    }
+
+    @Test("a reused cell is already at its new row when prepareForReuse resets its values")
+    func resetOnReuse() async throws {
+        let harness = Harness()
+        let master = harness.showMaster(rows: 5, visibleRows: 2, cellClass: ResettingItemCell.self)
+        let first = try #require(master.table.cellForRow(at: TableIndexPath(row: 0)))
+        let before = await harness.results().count
+
+        master.table.scroll(toRow: TableIndexPath(row: 2))
+
+        #expect(master.table.cellForRow(at: TableIndexPath(row: 2)) === first)
+        let updates = await harness.results().dropFirst(before).filter { $0.value["event"] == "ana-updated" }.map(\.value)
+        #expect(updates.map(\.["index"]) == [2, 2, 3, 3])  // the reset, then the new title
+        #expect(updates.map(\.["value"]) == [.null, "Item 2", .null, "Item 3"])
+        #expect(updates.map(\.["keyPath"]) == Array(repeating: "title", count: 4))
+    }
+
+    @Test("rows the data or the window no longer has leave no nodes; their cells keep observing")
+    func shrink() async throws {
+        let harness = Harness()
+        let master = harness.showMaster(rows: 5, visibleRows: 3)
+        func cellIndexes() async throws -> [Int?] {
+            try await harness.nodes().filter { $0.path == "/master/table/cell" }.map(\.index)
+        }
+
+        master.items = ["A"]
+        master.table.reloadData()
+        #expect(try await cellIndexes() == [0])
+
+        master.items = ["A", "B", "C", "D"]
+        master.table.reloadData()  // the pooled cells come back, still observing their titles
+        #expect(try await cellIndexes() == [0, 1, 2])
+        let updates = await harness.results().filter { $0.value["event"] == "ana-updated" }.map(\.value).suffix(3)
+        #expect(updates.map(\.["index"]) == [0, 1, 2])
+        #expect(updates.map(\.["value"]) == ["A", "B", "C"])
+
+        master.table.visibleRowCount = 1
+        #expect(master.table.indexPathsForVisibleRows == [TableIndexPath(row: 0)])
+        #expect(try await cellIndexes() == [0])
     }
 
     @Test("named sections are keyed nodes between the table and its cells")
@@ -106,6 +142,23 @@ struct TableTests {
         #expect(nodes.first { $0.path == "/shop/table/all" }?.id == "\(table.id)/all/1")
     }
 
+    @Test("a reload deregisters the nodes of named sections that are gone or renamed")
+    func removedSections() async throws {
+        let harness = Harness()
+        let shop = SectionedViewController(sections: [("featured", 2), ("all", 5)], visibleRows: 4)
+        harness.show(shop)
+        #expect(try await harness.nodes().filter { $0.path.hasPrefix("/shop/table/") && !$0.path.hasSuffix("/cell") }
+            .map(\.description) == ["/shop/table/featured#0", "/shop/table/all#1"])
+
+        shop.sections = [("all", 1)]
+        shop.table.reloadData()
+
+        let nodes = try await harness.nodes()
+        #expect(nodes.map(\.description) == ["/shop", "/shop/table", "/shop/table/all#0", "/shop/table/all/cell#0"])
+        let table = try #require(nodes.first { $0.path == "/shop/table" })
+        #expect(nodes.first { $0.path == "/shop/table/all" }?.id == "\(table.id)/all/0")
+    }
+
     @Test("a table whose analyzer is not enabled records nothing for its rows")
     func unanalyzedTable() async throws {
         let harness = Harness()
@@ -126,7 +179,7 @@ struct TableTests {
 /// A screen named `shop` with a table in named sections.
 final class SectionedViewController: ViewController, TableViewDataSource {
     let table: TableView
-    let sections: [(name: String, rows: Int)]
+    var sections: [(name: String, rows: Int)]
 
     init(sections: [(name: String, rows: Int)], visibleRows: Int) {
         self.sections = sections

@@ -10,8 +10,7 @@ struct ValueAndPendingTests {
     @Test("an observed value records ana-updated; the event that first showed it follows visibility")
     func firstDisplayed() async throws {
         let harness = Harness()
-        let screen = ScreenViewController(name: "screen")
-        harness.show(screen)
+        let screen = harness.showScreen(named: "screen")
         let badge = View()
         let count = ObservableValue(0)
         badge.analyzer.enable(naming: "badge")
@@ -39,8 +38,7 @@ struct ValueAndPendingTests {
     @Test("events recorded before a node is registered are delivered, in order, once it is")
     func beforeRegistration() async throws {
         let harness = Harness()
-        let screen = ScreenViewController(name: "screen")
-        harness.show(screen)
+        let screen = harness.showScreen(named: "screen")
         let banner = View()
         banner.analyzer.enable(naming: "banner")
         banner.analyzer.record("ping")

@@ -9,8 +9,7 @@ struct VisibilityTests {
     @Test("views appear and disappear with their window, their ancestors and their own isHidden")
     func visibility() async throws {
         let harness = Harness()
-        let screen = ScreenViewController(name: "screen")
-        harness.show(screen)
+        let screen = harness.showScreen(named: "screen")
         let panel = View()
         let label = View()
         let silent = View()
@@ -66,13 +65,18 @@ struct VisibilityTests {
         #expect(!loose.isVisible && !inWindow.isVisible)
         #expect(inWindow.window === window)
         #expect(await harness.traces().isEmpty)
+
+        // Once the application shows the window, the view in it appears (and registers), once;
+        // the loose view still has nothing to appear in.
+        harness.application.window = window
+        #expect(inWindow.isVisible && !loose.isVisible)
+        #expect(await harness.traces() == [Trace("ana-appeared", "/orphan")])
     }
 
     @Test("the responder chain runs view, controller, window, application")
     func responderChain() {
         let harness = Harness()
-        let screen = ScreenViewController(name: "screen")
-        harness.show(screen)
+        let screen = harness.showScreen(named: "screen")
         let button = Button()
         screen.view.addSubview(button)
 

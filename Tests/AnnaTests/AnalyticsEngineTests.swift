@@ -258,33 +258,20 @@ struct AnalyticsEngineTests {
         #expect(console.text == markup + "\n")
     }
 
-    @Test("debug mode re-requires task files on every load")
-    func debugReload() throws {
-        final class Files: FileAccess, @unchecked Sendable {
-            var task = "match('tap', () => 'v1')"
-            func readFile(atPath path: String) throws -> String {
-                switch path {
-                case "/m/index.js": return "module.exports = require('anna').configured({ task: __dirname + '/task' })"
-                case "/m/task/index.js": return task
-                default: return try LocalFileAccess().readFile(atPath: path)
-                }
-            }
-            func fileExists(atPath path: String) -> Bool { ["/m", "/m/task"].contains(path) || isFile(path) }
-            func isDirectory(atPath path: String) -> Bool { ["/", "/m", "/m/task"].contains(path) || LocalFileAccess().isDirectory(atPath: path) }
-            func canonicalPath(_ path: String) -> String { path.hasPrefix("/m") ? path : LocalFileAccess().canonicalPath(path) }
-            private func isFile(_ path: String) -> Bool { ["/m/index.js", "/m/task/index.js"].contains(path) || LocalFileAccess().fileExists(atPath: path) }
-        }
-        let files = Files()
-        let first = Collector(), second = Collector()
-        let engineV1 = try inMemoryEngine(files, debug: true, into: first)
-        try engineV1.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engineV1.recordEvent(name: "tap", nodeID: NodeID(1))
-        files.task = "match('tap', () => 'v2')"
-        let engineV2 = try inMemoryEngine(files, debug: true, into: second)
-        try engineV2.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engineV2.recordEvent(name: "tap", nodeID: NodeID(1))
-        #expect(first.results.map(\.value) == ["v1"])
-        #expect(second.results.map(\.value) == ["v2"])
+    @Test("debug mode re-requires a namespace's task file when another node of the namespace registers", arguments: [true, false])
+    func debugReload(debug: Bool) throws {
+        let files = moduleFiles(tasks: "", extra: ["/m/task/Screen.js": "match('tap', () => 'v1')"])
+        let collector = Collector()
+        let engine = try engine(URL(fileURLWithPath: "/m"), debug: debug, files: files, into: collector)
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "first", namespace: "Screen")
+        try engine.recordEvent(name: "tap", nodeID: NodeID(2))
+
+        files.write("match('tap', () => 'v2')", to: "/m/task/Screen.js")
+        try engine.registerNode(id: NodeID(3), parent: NodeID(1), name: "second", namespace: "Screen")
+        try engine.recordEvent(name: "tap", nodeID: NodeID(3))
+
+        #expect(collector.results.map(\.value) == ["v1", debug ? "v2" : "v1"])
     }
 
     /// An engine on an in-memory module whose task folder holds `tasks` in `index.js`.
@@ -292,22 +279,9 @@ struct AnalyticsEngineTests {
         try engine(URL(fileURLWithPath: "/m"), files: moduleFiles(tasks: tasks), limit: limit, into: collector)
     }
 
-    private func inMemoryEngine(_ files: any FileAccess, debug: Bool = false, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {
-        try engine(URL(fileURLWithPath: "/m"), debug: debug, files: OverlayFiles(files), limit: limit, into: collector)
+    private func inMemoryEngine(_ files: InMemoryFileAccess, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {
+        try engine(URL(fileURLWithPath: "/m"), files: OverlayFiles(files), limit: limit, into: collector)
     }
-}
-
-/// Files from memory first, then the disk (for the bundled core).
-struct OverlayFiles: FileAccess {
-    let memory: any FileAccess
-    let disk = LocalFileAccess()
-    init(_ memory: any FileAccess) { self.memory = memory }
-    func readFile(atPath path: String) throws -> String {
-        memory.fileExists(atPath: path) ? try memory.readFile(atPath: path) : try disk.readFile(atPath: path)
-    }
-    func fileExists(atPath path: String) -> Bool { memory.fileExists(atPath: path) || disk.fileExists(atPath: path) }
-    func isDirectory(atPath path: String) -> Bool { memory.isDirectory(atPath: path) || disk.isDirectory(atPath: path) }
-    func canonicalPath(_ path: String) -> String { memory.fileExists(atPath: path) ? path : disk.canonicalPath(path) }
 }
 
 @Suite("Naming the core by relative path")

@@ -128,6 +128,7 @@ struct BridgeInternalsTests {
         }
         #expect(members[0] == ["key-path=\"text\"", "value=\"v1\""])
         #expect(members[1] == ["key-path=\"text\""])
+        #expect(decoded[2].operation == .event(id: NodeID(2), name: "event", properties: .object([:])))
         #expect(members[2] == [] && members[3] == ["x=3"])
         #expect(members[4] == ["alpha=\"a\"", "mid=[1,2]", "zeta=1"])
         #expect(members[5] == ["b=1", "a=2"])

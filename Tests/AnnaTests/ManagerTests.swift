@@ -8,41 +8,40 @@ import Testing
 struct ManagerTests {
     let output = MemoryOutputSink()
 
-    func manager(tasks: String, debug: Bool = false, extra: [String: String] = [:]) -> (Manager, RecordingDelegate) {
+    /// A manager on the in-memory module at `/m` (`files`, by default one with `tasks` in
+    /// `task/index.js`), the delegate collecting its results and errors, and an application
+    /// owning its root analyzer.
+    func manager(
+        tasks: String = "", files: OverlayFiles? = nil, debug: Bool = false
+    ) -> (Manager, RecordingDelegate, HostApplication) {
         let manager = Manager(
             moduleURL: URL(fileURLWithPath: "/m"),
-            dependency: .init(debug: debug, fileManager: moduleFiles(tasks: tasks, extra: extra), standardOutput: output))
+            dependency: .init(debug: debug, fileManager: files ?? moduleFiles(tasks: tasks), standardOutput: output))
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        return (manager, delegate)
+        return (manager, delegate, HostApplication(manager: manager))
     }
 
     @Test("results reach the delegate on its queue, in the order events were recorded")
     func delegateQueue() async throws {
-        let (manager, delegate) = manager(tasks: "match('tap', (node) => node.path + '#' + node.latestEvent().attributes.n)")
+        let (manager, delegate, app) = manager(tasks: "match('tap', (node) => node.path + '#' + node.latestEvent().attributes.n)")
         let queue = DispatchQueue(label: "custom")
         queue.setSpecific(key: RecordingDelegate.queueKey, value: "custom")
         manager.delegateQueue = queue
-        let app = HostApplication(manager: manager)
-        let screen = retained(ChainLink(next: app))
-        screen.enable(naming: "screen")
+        let screen = app.screen(named: "screen")
         for n in 1...4 { screen.record("tap", with: ["n": .number(Double(n))]) }
         await manager.flush()
         #expect(delegate.values == ["/screen#1", "/screen#2", "/screen#3", "/screen#4"])
         #expect(delegate.queueLabels == ["custom"])
-        withExtendedLifetime(app) {}
     }
 
     @Test("a detached root registers the tree again on next use; detach drops waiting events")
     func rootAfterDetach() async throws {
-        let (manager, delegate) = manager(tasks: "match('tap', (node) => node.path)")
-        let app = HostApplication(manager: manager)
-        let screen = retained(ChainLink(next: app))
-        screen.enable(naming: "screen")
+        let (manager, delegate, app) = manager(tasks: "match('tap', (node) => node.path)")
+        let screen = app.screen(named: "screen")
         screen.record("tap")
         app.analyzer.detach()
-        let again = retained(ChainLink(next: app))
-        again.enable(naming: "again")
+        let again = app.screen(named: "again")
         again.record("tap")
         let orphan = retained(ChainLink(next: nil))
         orphan.enable(naming: "orphan")
@@ -55,8 +54,7 @@ struct ManagerTests {
 
     @Test("events recorded before the node can register are delivered once it does")
     func eventsBeforeRegistration() async throws {
-        let (manager, delegate) = manager(tasks: "match('screen/tap', (node) => node.latestEvent().attributes.n)")
-        let app = HostApplication(manager: manager)
+        let (manager, delegate, app) = manager(tasks: "match('screen/tap', (node) => node.latestEvent().attributes.n)")
         let link = ChainLink(next: nil)
         let screen = Analyzer(owner: link)
         screen.enable(naming: "screen")
@@ -74,8 +72,7 @@ struct ManagerTests {
 
     @Test("sub-analyzers: keyed children, indexed arrays and subAnalyzableKeys")
     func subAnalyzers() async throws {
-        let (manager, delegate) = manager(tasks: "match('tap', (node) => ({ path: node.path, index: node.index }))")
-        let app = HostApplication(manager: manager)
+        let (manager, delegate, app) = manager(tasks: "match('tap', (node) => ({ path: node.path, index: node.index }))")
         let screen = HostScreen(parent: app)
         let rows = [HostObject(), HostObject(), HostObject()]
         screen.analyzer.enable(naming: "screen")
@@ -96,8 +93,7 @@ struct ManagerTests {
 
     @Test("focus: an analyzer enabled after another was focused hangs under it")
     func focus() async throws {
-        let (manager, delegate) = manager(tasks: "match('appear', (node) => node.path)")
-        let app = HostApplication(manager: manager)
+        let (manager, delegate, app) = manager(tasks: "match('appear', (node) => node.path)")
         let masterLink = ChainLink(next: app)
         let masterAnalyzer = Analyzer(owner: masterLink)
         masterAnalyzer.enable(naming: "master")
@@ -120,10 +116,8 @@ struct ManagerTests {
 
     @Test("moving a sub to another index re-registers it; detach and deinit deregister")
     func reuseAndDetach() async throws {
-        let (manager, delegate) = manager(tasks: "match('show', (node) => node.index)")
-        let app = HostApplication(manager: manager)
-        let list = retained(ChainLink(next: app))
-        list.enable(naming: "list")
+        let (manager, delegate, app) = manager(tasks: "match('show', (node) => node.index)")
+        let list = app.screen(named: "list")
         let cell = HostObject()
         list.setSubAnalyzer(cell.analyzer, for: "cell", index: 0)
         cell.analyzer.record("show")
@@ -147,15 +141,13 @@ struct ManagerTests {
 
     @Test("observed values record ana-updated with first-displayed semantics")
     func observation() async throws {
-        let (manager, delegate) = manager(tasks: """
+        let (manager, delegate, app) = manager(tasks: """
             match('label/ana-updated', (node) => ({
               value: node.latestValue('text'),
               shownBy: (node.valueFirstDisplayedEvent('text') || {}).nodeName || null,
             }));
             """)
-        let app = HostApplication(manager: manager)
-        let label = retained(ChainLink(next: app))
-        label.enable(naming: "label")
+        let label = app.screen(named: "label")
         let text = ObservableValue("draft")
         label.observe(text, for: "text")
         label.record("ana-appeared")
@@ -174,29 +166,10 @@ struct ManagerTests {
 
     @Test("module errors reach didCatch and the errors stream; debug mode retries after a fix, losing nothing")
     func loadErrors() async throws {
-        final class SwitchableFiles: FileAccess, @unchecked Sendable {
-            let lock = NSLock()
-            var broken = true
-            func current() -> OverlayFiles {
-                let index = lock.withLock { broken }
-                    ? "const broken = ;\nmodule.exports = require('anna').configured({ task: __dirname + '/task' })"
-                    : "module.exports = require('anna').configured({ task: __dirname + '/task' })"
-                return OverlayFiles(InMemoryFileAccess(["/m/index.js": index, "/m/task/index.js": "match('tap', (node) => node.path)"]))
-            }
-            func readFile(atPath path: String) throws -> String { try current().readFile(atPath: path) }
-            func fileExists(atPath path: String) -> Bool { current().fileExists(atPath: path) }
-            func isDirectory(atPath path: String) -> Bool { current().isDirectory(atPath: path) }
-            func canonicalPath(_ path: String) -> String { current().canonicalPath(path) }
-        }
-        let files = SwitchableFiles()
-        let manager = Manager(
-            moduleURL: URL(fileURLWithPath: "/m"), dependency: .init(debug: true, fileManager: files, standardOutput: output))
-        let delegate = RecordingDelegate()
-        manager.delegate = delegate
+        let files = moduleFiles(tasks: "match('tap', (node) => node.path)", extra: ["/m/index.js": "const broken = ;\n" + moduleIndex])
+        let (manager, delegate, app) = manager(files: files, debug: true)
         let errors = manager.errors()
-        let app = HostApplication(manager: manager)
-        let screen = retained(ChainLink(next: app))
-        screen.enable(naming: "screen")
+        let screen = app.screen(named: "screen")
         screen.record("tap")
         await manager.flush()
         let first = try #require(delegate.errors.first as? AnalyticsError)
@@ -210,9 +183,8 @@ struct ManagerTests {
         var iterator = errors.makeAsyncIterator()
         #expect(await iterator.next() != nil)
 
-        files.lock.withLock { files.broken = false }
-        let detail = retained(ChainLink(next: app))
-        detail.enable(naming: "detail")
+        files.write(moduleIndex, to: "/m/index.js")
+        let detail = app.screen(named: "detail")
         detail.record("tap")
         await manager.flush()
         #expect(delegate.values == ["/screen", "/detail"])
@@ -220,24 +192,20 @@ struct ManagerTests {
 
     @Test("a task file that fails to load is reported with its file and line")
     func taskFileErrors() async throws {
-        let (manager, delegate) = manager(tasks: "match('tap', () => 1);\nmatch('tap', () => );\n")
-        let app = HostApplication(manager: manager)
-        let screen = retained(ChainLink(next: app))
-        screen.enable(naming: "screen")
+        let (manager, delegate, app) = manager(tasks: "match('tap', () => 1);\nmatch('tap', () => );\n")
+        let screen = app.screen(named: "screen")
         await manager.flush()
         let error = try #require(delegate.errors.first as? AnalyticsError)
         #expect(error.exception?.name == "LoadError")
         #expect(error.exception?.location?.hasPrefix("/m/task/index.js:2") == true)
+        withExtendedLifetime(screen) {}
     }
 
     @Test("many threads recording at once: every result arrives, each thread's in order")
     func concurrentRecording() async throws {
-        let (manager, delegate) = manager(tasks: "match('tick', (node) => ({ thread: node.nodeName, n: node.latestEvent().attributes.n }))")
-        let app = HostApplication(manager: manager)
+        let (manager, delegate, app) = manager(tasks: "match('tick', (node) => ({ thread: node.nodeName, n: node.latestEvent().attributes.n }))")
         let analyzers = (0..<8).map { index -> Analyzer in
-            let analyzer = retained(ChainLink(next: app))
-            analyzer.enable(naming: "t\(index)")
-            return analyzer
+            app.screen(named: "t\(index)")
         }
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for n in 0..<250 { analyzers[thread].record("tick", with: ["n": .number(Double(n))]) }
@@ -253,11 +221,9 @@ struct ManagerTests {
 
     @Test("results also arrive as an async sequence, with meta")
     func resultStream() async throws {
-        let (manager, _) = manager(tasks: "match('/screen/tap', () => 'hit')")
+        let (manager, _, app) = manager(tasks: "match('/screen/tap', () => 'hit')")
         let results = manager.results()
-        let app = HostApplication(manager: manager)
-        let screen = retained(ChainLink(next: app))
-        screen.enable(naming: "screen")
+        let screen = app.screen(named: "screen")
         screen.record("tap")
         var iterator = results.makeAsyncIterator()
         let first = await iterator.next()
@@ -266,22 +232,30 @@ struct ManagerTests {
 
     @Test("logSnapshot writes the markup to standardOutput; snapshot(format:) returns it")
     func snapshots() async throws {
-        let (manager, _) = manager(tasks: "")
-        let app = HostApplication(manager: manager)
-        let screen = retained(ChainLink(next: app))
-        screen.enable(naming: "screen")
+        let (manager, _, app) = manager()
+        let screen = app.screen(named: "screen")
         manager.logSnapshot()
         let markup = try await manager.snapshot()
         #expect(output.text == markup + "\n")
         #expect(markup.contains("<screen id="))
         let json = try JSONValue(parsing: try await manager.snapshot(format: .json))
         #expect(json["root"]?["children"]?[0]?["name"] == "screen")
+        withExtendedLifetime(screen) {}  // its node goes when it does
     }
 }
 
 /// Owners kept alive for the whole test run (analyzers hold their owner weakly).
 nonisolated(unsafe) private var retainedOwners: [AnyObject] = []
 private let retainedOwnersLock = NSLock()
+
+extension HostApplication {
+    /// An analyzer enabled as `name` whose owner (kept alive for the run) links to the application.
+    func screen(named name: String) -> Analyzer {
+        let analyzer = retained(ChainLink(next: self))
+        analyzer.enable(naming: name)
+        return analyzer
+    }
+}
 
 /// An analyzer whose owner `link` is kept alive.
 func retained(_ link: ChainLink) -> Analyzer {

@@ -60,12 +60,44 @@ final class RecordingDelegate: ManagerDelegate, @unchecked Sendable {
     }
 }
 
-/// An in-memory analytics module on top of the bundled core.
+/// The `index.js` of the in-memory module at `/m`: the bundled core with the tasks in `/m/task`.
+let moduleIndex = "module.exports = require('anna').configured({ task: __dirname + '/task' })"
+
+/// An in-memory analytics module at `/m` on top of the bundled core: `tasks` in
+/// `task/index.js`, and `extra` files (by absolute path; they may replace the two above).
 func moduleFiles(tasks: String, extra: [String: String] = [:]) -> OverlayFiles {
-    var files = [
-        "/m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-        "/m/task/index.js": tasks,
-    ]
+    var files = ["/m/index.js": moduleIndex, "/m/task/index.js": tasks]
     files.merge(extra) { _, new in new }
     return OverlayFiles(InMemoryFileAccess(files))
+}
+
+/// Files from memory first, then the disk (for the bundled core). A test may change the files
+/// in memory (``write(_:to:)``) while a runtime reads them.
+final class OverlayFiles: FileAccess {
+    private let memory: Mutex<InMemoryFileAccess>
+    private let disk = LocalFileAccess()
+
+    init(_ memory: InMemoryFileAccess) {
+        self.memory = Mutex(memory)
+    }
+
+    /// Replaces the in-memory file at `path` with `contents` (or adds it).
+    func write(_ contents: String, to path: String) {
+        memory.withLock { files in
+            files = InMemoryFileAccess(files.files.merging([path: contents]) { _, new in new })
+        }
+    }
+
+    private var current: InMemoryFileAccess {
+        memory.withLock { $0 }
+    }
+
+    func readFile(atPath path: String) throws -> String {
+        let memory = current
+        return memory.fileExists(atPath: path) ? try memory.readFile(atPath: path) : try disk.readFile(atPath: path)
+    }
+
+    func fileExists(atPath path: String) -> Bool { current.fileExists(atPath: path) || disk.fileExists(atPath: path) }
+    func isDirectory(atPath path: String) -> Bool { current.isDirectory(atPath: path) || disk.isDirectory(atPath: path) }
+    func canonicalPath(_ path: String) -> String { current.fileExists(atPath: path) ? path : disk.canonicalPath(path) }
 }
