@@ -351,7 +351,7 @@ public final class AnalyticsEngine {
     /// result goes through the general conversion, so the others are not lost with it.
     private func takePendingResults() -> PendingResults {
         defer { _ = try? bridge.clearResults.call([JavaScriptValue]()) }
-        guard let text = try? bridge.takeResults.call([JavaScriptValue]()).withUTF8Text({ Array($0) }) else {
+        guard let text = try? bridge.takeResults.call([JavaScriptValue]()).utf8Bytes() else {
             return resultsReadOneByOne()
         }
         var slowValues: [JSONValue] = []

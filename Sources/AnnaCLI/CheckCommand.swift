@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// `anna check`: loads every task file and reports problems with file:line.
 struct CheckCommand: ParsableCommand {
@@ -18,18 +17,13 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var module: ModuleOptions
 
     func run() throws {
-        let folder = module.isTaskFolder ? module.folder : module.folder.appendingPathComponent("task")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            printError("anna: no such task folder: \(folder.path)")
-            throw ExitCodes.noInput
-        }
+        let folder = try module.taskFolder()
         let checker = TaskFileChecker(taskFolder: folder.path, timeLimit: module.timeLimit)
         let files = checker.taskFiles()
         var patternCount = 0, problemCount = 0
-        for file in files {
+        for relative in files {
+            let file = folder.path + "/" + relative
             let report = checker.check(file)
-            let relative = String(file.dropFirst(folder.path.count + 1))
             printOutput(relative)
             for (line, pattern) in report.patterns {
                 printOutput("  \(line.map(String.init) ?? "?"):\t\(pattern)")

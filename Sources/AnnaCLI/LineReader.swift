@@ -1,45 +1,103 @@
+import CoreJS
 import Foundation
 
-/// Reads a file (or standard input, as lines arrive) one line at a time.
+/// Reads a file (or standard input, as lines arrive) one line at a time, and tells whether
+/// the next line is there without waiting: a replay sends what it has on before it waits.
 final class LineReader {
     /// How the input is named in messages: the path, or `<stdin>`.
     let name: String
-    private let file: UnsafeMutablePointer<FILE>
-    private let ownsFile: Bool
-    private var buffer: UnsafeMutablePointer<CChar>?
-    private var capacity = 0
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    /// Bytes read and not yet returned are `buffer[start..<end]`; `buffer[start..<scanned]`
+    /// holds no line break.
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var start = 0, scanned = 0, end = 0
+    private var reachedEnd = false
 
     /// Opens `path`, or standard input for `-`; `nil` when the file cannot be opened.
     init?(path: String) {
         if path == "-" {
             name = "<stdin>"
-            guard let input = fdopen(STDIN_FILENO, "r") else { return nil }
-            file = input
-            ownsFile = false
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
         } else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                let opened = fopen(path, "r")
-            else { return nil }
+            guard LocalFileAccess().isFile(atPath: path) else { return nil }
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { return nil }
             name = path
-            file = opened
-            ownsFile = true
+            descriptor = opened
+            ownsDescriptor = true
         }
+        buffer = .allocate(byteCount: 1 << 16, alignment: 1)
     }
 
     deinit {
-        free(buffer)
-        if ownsFile { fclose(file) }
+        buffer.deallocate()
+        if ownsDescriptor { close(descriptor) }
     }
 
-    /// The next line without its line break, or `nil` at the end.
+    /// The next line without its line break (and trailing carriage returns), or `nil` at the end.
     func nextLine() -> String? {
-        let length = getline(&buffer, &capacity, file)
-        guard length >= 0, let buffer else { return nil }
-        var end = length
-        while end > 0, buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D { end -= 1 }
-        return buffer.withMemoryRebound(to: UInt8.self, capacity: max(end, 1)) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: end), as: UTF8.self)
+        while true {
+            if let lineBreak = nextLineBreak() { return take(upTo: lineBreak, skipping: 1) }
+            if reachedEnd { return start < end ? take(upTo: end, skipping: 0) : nil }
+            fill()
         }
+    }
+
+    /// Whether ``nextLine()`` can return without waiting for input (a whole line is read or
+    /// can be read at once, or the input ended).
+    var hasLineReady: Bool {
+        while !reachedEnd, nextLineBreak() == nil {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&request, 1, 0) > 0 else { return false }
+            fill()
+        }
+        return true
+    }
+
+    /// The offset of the next line break in the buffer, scanning each byte once.
+    private func nextLineBreak() -> Int? {
+        guard scanned < end, let base = buffer.baseAddress,
+            let found = memchr(base + scanned, 0x0A, end - scanned)
+        else {
+            scanned = end
+            return nil
+        }
+        scanned = base.distance(to: found)
+        return scanned
+    }
+
+    /// The text from `start` to `lineEnd` without trailing carriage returns; the next line
+    /// starts `skipping` bytes after `lineEnd`.
+    private func take(upTo lineEnd: Int, skipping: Int) -> String {
+        var textEnd = lineEnd
+        while textEnd > start, buffer[textEnd - 1] == 0x0D { textEnd -= 1 }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start..<textEnd]), as: UTF8.self)
+        start = lineEnd + skipping
+        scanned = start
+        return text
+    }
+
+    /// Reads more input after what is buffered (moving it to the front, or growing the
+    /// buffer for a long line); a read error counts as the end.
+    private func fill() {
+        if start > 0 {
+            let pending = end - start
+            if pending > 0, let base = buffer.baseAddress { memmove(base, base + start, pending) }
+            scanned -= start
+            end = pending
+            start = 0
+        }
+        if end == buffer.count {
+            let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: buffer.count * 2, alignment: 1)
+            larger.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<end]))
+            buffer.deallocate()
+            buffer = larger
+        }
+        guard let base = buffer.baseAddress else { reachedEnd = true; return }
+        var count: Int
+        repeat { count = read(descriptor, base + end, buffer.count - end) } while count < 0 && errno == EINTR
+        if count > 0 { end += count } else { reachedEnd = true }
     }
 }

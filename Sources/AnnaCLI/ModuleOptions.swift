@@ -6,10 +6,10 @@ import Foundation
 /// Which analytics code to run: a whole module, or a task folder on the bundled core.
 struct ModuleOptions: ParsableArguments {
     @Option(name: .customLong("module"), help: ArgumentHelp("An analytics module folder (its index.js exports the constructor); any core that follows the module protocol.", valueName: "dir"))
-    var moduleFolder: String?
+    var modulePath: String?
 
     @Option(name: .customLong("tasks"), help: ArgumentHelp("A task folder, run with the bundled core.", valueName: "dir"))
-    var taskFolder: String?
+    var tasksPath: String?
 
     @Flag(help: "Debug mode: task files are re-required on every load.")
     var debug = false
@@ -18,7 +18,7 @@ struct ModuleOptions: ParsableArguments {
     var timeLimit: Double = 2
 
     func validate() throws {
-        guard (moduleFolder == nil) != (taskFolder == nil) else {
+        guard (modulePath == nil) != (tasksPath == nil) else {
             throw ValidationError("Give exactly one of --module DIR and --tasks DIR.")
         }
         guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive.") }
@@ -26,29 +26,41 @@ struct ModuleOptions: ParsableArguments {
 
     /// The folder given, made absolute.
     var folder: URL {
-        URL(fileURLWithPath: moduleFolder ?? taskFolder ?? ".").standardizedFileURL
+        URL(fileURLWithPath: modulePath ?? tasksPath ?? ".").standardizedFileURL
     }
 
     /// Whether `--tasks` was given.
-    var isTaskFolder: Bool { taskFolder != nil }
+    var isTaskFolder: Bool { tasksPath != nil }
 
     /// The engine configuration; exits with 66 when the folder is missing.
     func engineConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else {
-            printError("anna: no such \(isTaskFolder ? "task folder" : "module"): \(folder.path)")
+        if isTaskFolder {
+            let tasks = try taskFolder()
+            return .init(
+                moduleURL: TaskFolderModule.entryURL(in: tasks), debug: debug, executionTimeLimit: timeLimit,
+                fileAccess: TaskFolderModule(taskFolder: tasks.path), console: console)
+        }
+        guard LocalFileAccess().fileExists(atPath: folder.path) else {
+            printError("anna: no such module: \(folder.path)")
             throw ExitCodes.noInput
         }
-        if isTaskFolder {
-            guard isDirectory.boolValue else {
-                printError("anna: not a folder: \(folder.path)")
-                throw ExitCodes.noInput
-            }
-            return .init(
-                moduleURL: TaskFolderModule.entryURL(in: folder), debug: debug, executionTimeLimit: timeLimit,
-                fileAccess: TaskFolderModule(taskFolder: folder.path), console: console)
-        }
         return .init(moduleURL: folder, debug: debug, executionTimeLimit: timeLimit, console: console)
+    }
+
+    /// The task folder: the `--tasks` folder, or `task` in the `--module` folder (the layout
+    /// of analytics modules); exits with 66 when it is missing or not a folder.
+    func taskFolder() throws -> URL {
+        let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
+        let files = LocalFileAccess()
+        guard files.fileExists(atPath: tasks.path) else {
+            printError("anna: no such task folder: \(tasks.path)")
+            throw ExitCodes.noInput
+        }
+        guard files.isDirectory(atPath: tasks.path) else {
+            printError("anna: not a folder: \(tasks.path)")
+            throw ExitCodes.noInput
+        }
+        return tasks
     }
 
     /// Loads the engine; exits with 66 naming the module when it cannot be loaded.

@@ -1,12 +1,18 @@
+import CoreJS
 import Foundation
+import Synchronization
 
 /// A progress line on standard error (`lines, results, events/s`), shown only on a terminal.
-final class ProgressReporter {
+///
+/// Everything else a replay writes to standard error (its messages, and console output of
+/// tasks when the reporter is their sink) goes through ``write(_:)``, which clears the line
+/// first, so nothing lands glued to it.
+final class ProgressReporter: OutputSink {
     private let enabled: Bool
     private let interval: TimeInterval
     private let start = Date()
-    private var lastShown = Date.distantPast
-    private var shownOnce = false
+    /// When the line was last drawn, and whether it is on the screen now.
+    private let state = Mutex((lastShown: Date.distantPast, showing: false))
 
     /// Shows progress when standard error is a terminal, every `interval` seconds (the
     /// environment variable `ANNA_PROGRESS_INTERVAL` overrides the default of 0.25 s).
@@ -18,20 +24,39 @@ final class ProgressReporter {
         self.interval = interval
     }
 
-    /// Updates the line at most once per interval (checking the clock every 256 lines).
+    /// Redraws the line, at most once per interval.
     func update(lines: Int, events: Int, results: Int) {
-        guard enabled, lines % 256 == 0 else { return }
+        guard enabled else { return }
         let now = Date()
-        guard now.timeIntervalSince(lastShown) >= interval else { return }
-        lastShown = now
-        shownOnce = true
-        let rate = Double(events) / max(now.timeIntervalSince(start), 0.001)
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(lines) lines, \(results) results, \(Int(rate)) events/s".utf8))
+        state.withLock { state in
+            guard now.timeIntervalSince(state.lastShown) >= interval else { return }
+            state.lastShown = now
+            state.showing = true
+            let rate = Double(events) / max(now.timeIntervalSince(start), 0.001)
+            Self.writeToStandardError("\r\u{1B}[K\(lines) lines, \(results) results, \(Int(rate)) events/s")
+        }
     }
 
-    /// Clears the line before the final output.
-    func finish() {
-        guard enabled, shownOnce else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    /// Clears the line, if it is shown (the next ``update(lines:events:results:)`` draws it again).
+    func clear() {
+        write("")
+    }
+
+    /// Writes `text` to standard error, after clearing the line if it is shown.
+    func write(_ text: String) {
+        state.withLock { state in
+            let output = (state.showing ? "\r\u{1B}[K" : "") + text
+            state.showing = false
+            if !output.isEmpty { Self.writeToStandardError(output) }
+        }
+    }
+
+    /// Writes `line` and a line break to standard error, on a line of its own.
+    func writeLine(_ line: String) {
+        write(line + "\n")
+    }
+
+    private static func writeToStandardError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
     }
 }

@@ -13,9 +13,9 @@ struct StreamOptions: ParsableArguments {
     @Option(name: .customLong("console"), help: ArgumentHelp("Write console output of task scripts to this file instead of standard error.", valueName: "file"))
     var consolePath: String?
 
-    /// The console for task scripts: the `--console` file, or standard error.
-    func makeConsole() throws -> Console {
-        guard let consolePath else { return Console(output: FileHandleOutputSink.standardError) }
+    /// The console for task scripts: the `--console` file, or `standardError`.
+    func makeConsole(standardError: any OutputSink) throws -> Console {
+        guard let consolePath else { return Console(output: standardError) }
         guard FileManager.default.createFile(atPath: consolePath, contents: nil),
             let handle = FileHandle(forWritingAtPath: consolePath)
         else {

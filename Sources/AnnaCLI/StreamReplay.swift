@@ -2,8 +2,13 @@ import Anna
 import ArgumentParser
 import CoreJS
 
-/// Feeds an event stream through an engine, line by line, reporting problems on standard
-/// error as `FILE:LINE: message` and going on after core errors.
+/// Feeds an event stream through an engine, reporting problems on standard error as
+/// `FILE:LINE: message` and going on after core errors.
+///
+/// Operations go to the engine in batches (``AnalyticsEngine/apply(_:onError:)``, many per
+/// call into JavaScript). A batch is sent when it is full, before a snapshot or a malformed
+/// line is handled, at the end, and whenever the next line has not arrived yet: a live stream
+/// on standard input is answered line by line as it comes.
 struct StreamReplay {
     /// What happened during a replay.
     struct Summary {
@@ -16,9 +21,20 @@ struct StreamReplay {
         var stopped = false
     }
 
+    /// Operations read but not sent yet, with the line each came from.
+    private struct Batch {
+        var operations: [TimedOperation] = []
+        var lines: [Int] = []
+    }
+
+    /// The most operations sent at once.
+    static let batchLimit = AnalyticsEngine.maximumBatchSize
+
     let engine: AnalyticsEngine
     let reader: LineReader
     let keepGoing: Bool
+    /// The progress line; every message to standard error goes through it.
+    let progress: ProgressReporter
     let resultCount: () -> Int
 
     /// Loads the module, then replays the whole stream through it; `onResult` sees each
@@ -26,59 +42,88 @@ struct StreamReplay {
     static func replay(
         _ stream: StreamOptions, through module: ModuleOptions, onResult: @escaping (AnalyticsResult) -> Void
     ) throws -> (engine: AnalyticsEngine, summary: Summary) {
-        let console = try stream.makeConsole()
+        let progress = ProgressReporter()
+        let console = try stream.makeConsole(standardError: progress)
         var count = 0
         let engine = try module.loadEngine(console: console) { result in
             count += 1
             onResult(result)
         }
         let reader = try stream.openStream()
-        let summary = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing) { count }.run()
-        return (engine, summary)
+        let replay = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing, progress: progress) { count }
+        return (engine, replay.run())
     }
 
     /// Runs the whole stream.
     func run() -> Summary {
         var summary = Summary()
-        let progress = ProgressReporter()
-        defer { progress.finish() }
+        var batch = Batch()
+        defer { progress.clear() }
         while let line = reader.nextLine() {
             summary.lines += 1
-            let record: EventStream.Record
-            do {
-                guard let parsed = try EventStream.parse(line: line) else { continue }
-                record = parsed
-            } catch {
-                printError("\(reader.name):\(summary.lines): \(error)")
-                if keepGoing {
-                    summary.skippedLines += 1
-                    continue
-                }
-                summary.stopped = true
-                break
-            }
-            engine.time = record.time
-            do {
-                switch record.command {
-                case let .operation(operation):
-                    summary.operations += 1
-                    try operation.apply(to: engine)
-                case .snapshot:
-                    printError(try engine.snapshot(format: .markup))
-                case .version:
-                    break
-                }
-            } catch let AnalyticsError.tasksFailed(failures) {
-                for failure in failures { printError("\(reader.name):\(summary.lines): error: \(failure)") }
-                summary.coreErrors += failures.count
-            } catch {
-                printError("\(reader.name):\(summary.lines): error: \(error)")
-                summary.coreErrors += 1
-            }
-            progress.update(lines: summary.lines, events: summary.operations, results: resultCount())
+            guard handle(line, batch: &batch, summary: &summary) else { break }
+            if batch.operations.count >= Self.batchLimit || !reader.hasLineReady { send(&batch, summary: &summary) }
         }
+        send(&batch, summary: &summary)
         summary.results = resultCount()
         return summary
+    }
+
+    /// Queues the line's operation or runs its snapshot; `false` when a malformed line stops the replay.
+    private func handle(_ line: String, batch: inout Batch, summary: inout Summary) -> Bool {
+        let record: EventStream.Record
+        do {
+            guard let parsed = try EventStream.parse(line: line) else { return true }
+            record = parsed
+        } catch {
+            send(&batch, summary: &summary)  // so that messages stay in line order
+            progress.writeLine("\(reader.name):\(summary.lines): \(error)")
+            if keepGoing {
+                summary.skippedLines += 1
+                return true
+            }
+            summary.stopped = true
+            return false
+        }
+        switch record.command {
+        case let .operation(operation):
+            summary.operations += 1
+            batch.operations.append(TimedOperation(operation, time: record.time))
+            batch.lines.append(summary.lines)
+        case .snapshot:
+            send(&batch, summary: &summary)
+            do {
+                progress.writeLine(try engine.snapshot(format: .markup))
+            } catch {
+                report(error, line: summary.lines, summary: &summary)
+            }
+        case .version:
+            break
+        }
+        return true
+    }
+
+    /// Sends the batch to the engine, reporting each failure with its line, and empties it.
+    private func send(_ batch: inout Batch, summary: inout Summary) {
+        guard !batch.operations.isEmpty else { return }
+        let lines = batch.lines
+        engine.apply(batch.operations) { position, error in
+            report(error, line: lines[position], summary: &summary)
+        }
+        batch.operations.removeAll(keepingCapacity: true)
+        batch.lines.removeAll(keepingCapacity: true)
+        progress.update(lines: summary.lines, events: summary.operations, results: resultCount())
+    }
+
+    /// Prints `FILE:LINE: error: …` (once per failed task) and counts the errors.
+    private func report(_ error: any Error, line: Int, summary: inout Summary) {
+        if case let AnalyticsError.tasksFailed(failures) = error {
+            for failure in failures { progress.writeLine("\(reader.name):\(line): error: \(failure)") }
+            summary.coreErrors += failures.count
+        } else {
+            progress.writeLine("\(reader.name):\(line): error: \(error)")
+            summary.coreErrors += 1
+        }
     }
 
     /// Prints the summary line when anything was skipped or failed, and turns a stop into exit 65.

@@ -10,6 +10,12 @@ struct TraceCheck {
         case missing
         /// Produced, but before an item listed earlier.
         case outOfOrder(position: Int)
+
+        /// Whether the item was found where it belongs.
+        var isMatched: Bool {
+            if case .matched = self { return true }
+            return false
+        }
     }
 
     let trace: Trace
@@ -19,7 +25,7 @@ struct TraceCheck {
     let duplicates: [(item: JSONValue, count: Int)]
 
     var passed: Bool {
-        duplicates.isEmpty && outcomes.allSatisfy { if case .matched = $0.outcome { return true } else { return false } }
+        duplicates.isEmpty && outcomes.allSatisfy(\.outcome.isMatched)
     }
 
     /// Checks `trace` against `results`.

@@ -16,21 +16,40 @@ struct TraceReport {
 
     var passed: Bool { checks.allSatisfy(\.passed) }
 
+    /// What one line of a report says about an item: matched, missing, out of order or
+    /// duplicated, and where it was found or how often.
+    struct Finding {
+        enum Kind: String {
+            case matched, missing, outOfOrder = "out of order", duplicated
+        }
+
+        let kind: Kind
+        let item: JSONValue
+        let note: String?
+
+        /// The item with the note: `{"action":"checkout"}`, `{"action":"viewed"} (result 2)`.
+        var detail: String { item.jsonText + (note.map { " (\($0))" } ?? "") }
+    }
+
+    /// The findings of a check: each item's outcome in the trace's order, then the duplicates.
+    static func findings(of check: TraceCheck) -> [Finding] {
+        check.outcomes.map { item, outcome in
+            switch outcome {
+            case let .matched(position): Finding(kind: .matched, item: item, note: "result \(position + 1)")
+            case .missing: Finding(kind: .missing, item: item, note: nil)
+            case let .outOfOrder(position): Finding(kind: .outOfOrder, item: item, note: "result \(position + 1)")
+            }
+        } + check.duplicates.map { Finding(kind: .duplicated, item: $0.item, note: "\($0.count) times") }
+    }
+
     /// Text for a person: one block per trace, then the unexpected results.
     var text: String {
         var lines: [String] = []
         for check in checks {
-            let matched = check.outcomes.filter { if case .matched = $0.outcome { return true } else { return false } }.count
+            let matched = check.outcomes.filter(\.outcome.isMatched).count
             lines.append("\(check.passed ? "PASS" : "FAIL") \(check.trace.name): \(matched) of \(check.trace.items.count) matched")
-            for (item, outcome) in check.outcomes {
-                switch outcome {
-                case let .matched(position): lines.append("  matched       \(item.jsonText) (result \(position + 1))")
-                case .missing: lines.append("  missing       \(item.jsonText)")
-                case let .outOfOrder(position): lines.append("  out of order  \(item.jsonText) (result \(position + 1))")
-                }
-            }
-            for (item, count) in check.duplicates {
-                lines.append("  duplicated    \(item.jsonText) (\(count) times)")
+            for finding in Self.findings(of: check) {
+                lines.append("  " + finding.kind.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0) + finding.detail)
             }
         }
         if !unexpected.isEmpty {
@@ -43,7 +62,7 @@ struct TraceReport {
         return lines.joined(separator: "\n")
     }
 
-    /// JUnit XML: one test case per trace.
+    /// JUnit XML: one test case per trace, each failure listing what is not matched.
     func junitXML(suiteName: String) -> String {
         let failures = checks.filter { !$0.passed }.count
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
@@ -52,13 +71,7 @@ struct TraceReport {
         for check in checks {
             xml += #"    <testcase classname="anna.trace" name="\#(Self.escape(check.trace.name))">"#
             if !check.passed {
-                let problems = check.outcomes.compactMap { item, outcome -> String? in
-                    switch outcome {
-                    case .matched: return nil
-                    case .missing: return "missing \(item.jsonText)"
-                    case .outOfOrder: return "out of order \(item.jsonText)"
-                    }
-                } + check.duplicates.map { "duplicated \($0.item.jsonText) (\($0.count) times)" }
+                let problems = Self.findings(of: check).filter { $0.kind != .matched }.map { "\($0.kind.rawValue) \($0.detail)" }
                 xml += "\n" + #"      <failure message="\#(Self.escape(problems.first ?? "failed"))">"#
                 xml += Self.escape(problems.joined(separator: "\n")) + "</failure>\n    "
             }

@@ -4,8 +4,9 @@ import OrderedCollections
 extension JSONValue {
     /// Compact JSON text, members in their stored order.
     ///
-    /// Integral numbers print without a fraction (`3`, not `3.0`); ``undefined`` prints as
-    /// `null` in arrays and at the top level, and is left out of objects.
+    /// Numbers print as `JSON.stringify` prints them: integral ones without a fraction (`3`,
+    /// not `3.0`), large ones with their shortest digits (2^60 is `1152921504606847000`).
+    /// ``undefined`` prints as `null` in arrays and at the top level, and is left out of objects.
     public var jsonText: String {
         var output = ""
         Self.write(self, to: &output)
@@ -28,7 +29,7 @@ extension JSONValue {
         case let .object(members):
             output += "{"
             var first = true
-            for (key, member) in members where member != .undefined {
+            for (key, member) in members where !member.isUndefined {
                 if !first { output += "," }
                 first = false
                 writeString(key, to: &output)
@@ -42,10 +43,9 @@ extension JSONValue {
     /// Formats a number the way JavaScript prints it in JSON.
     static func formatNumber(_ number: Double) -> String {
         guard number.isFinite else { return "null" }
-        if number == number.rounded(), abs(number) < 1e21 {
-            if abs(number) < 9.007_199_254_740_992e15 { return String(Int64(number)) }
-            return String(format: "%.0f", number)
-        }
+        // Below 2^53 every integer is exact and JavaScript prints all its digits; above,
+        // it prints the shortest digits that round-trip (2^60 is 1152921504606847000).
+        if number == number.rounded(), abs(number) < 0x1p53 { return String(Int64(number)) }
         return javaScriptLayout(of: number)
     }
 

@@ -16,8 +16,6 @@ public final class JavaScriptContext {
     private let watchdog = Watchdog()
     private let nativeFunctionClass: JSClassRef
     private var errorConstructor: JSObjectRef?
-    private var scratch = UnsafeMutableBufferPointer<CChar>(start: nil, count: 0)
-    private var scratchInUse = false
 
     /// How many ``JavaScriptValue`` wrappers of this context exist, each holding one
     /// protection from garbage collection: for leak checks in tests and benchmarks.
@@ -56,7 +54,6 @@ public final class JavaScriptContext {
     }
 
     deinit {
-        scratch.deallocate()
         if let errorConstructor { JSValueUnprotect(contextRef, errorConstructor) }
         JSContextGroupClearExecutionTimeLimit(groupRef)
         JSGlobalContextRelease(contextRef)
@@ -260,25 +257,6 @@ public final class JavaScriptContext {
             column: integer("column"),
             stack: stack,
             thrownValue: thrownValue)
-    }
-
-    /// Lends a buffer of at least `capacity` bytes, reused from call to call so that reading
-    /// large texts does not allocate (and fault in) fresh memory every time.
-    func withScratchBuffer<Result>(
-        capacity: Int, _ body: (UnsafeMutableBufferPointer<CChar>) throws -> Result
-    ) rethrows -> Result {
-        if scratchInUse {
-            let temporary = UnsafeMutableBufferPointer<CChar>.allocate(capacity: capacity)
-            defer { temporary.deallocate() }
-            return try body(temporary)
-        }
-        if scratch.count < capacity {
-            scratch.deallocate()
-            scratch = .allocate(capacity: max(capacity, scratch.count * 2))
-        }
-        scratchInUse = true
-        defer { scratchInUse = false }
-        return try body(UnsafeMutableBufferPointer(rebasing: scratch[..<capacity]))
     }
 
     /// `String(value)` in JavaScript, without letting a throwing `toString` escape.

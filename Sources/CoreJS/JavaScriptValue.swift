@@ -58,19 +58,20 @@ public final class JavaScriptValue {
         context.describe(ref)
     }
 
-    /// Runs `body` with `String(value)` as UTF-8 bytes (no terminating zero), without making
-    /// a Swift string: the fast way to read a large text such as JSON. The bytes are only
-    /// valid inside `body`.
-    public func withUTF8Text<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        guard let string = JSValueToStringCopy(context.contextRef, ref, nil) else {
-            return try body(UnsafeBufferPointer(start: nil, count: 0))
-        }
+    /// `String(value)` as UTF-8 bytes (no terminating zero), without making a Swift string:
+    /// the fast way to read a large text such as JSON.
+    ///
+    /// The bytes are written straight into the array, whose capacity is the most the text
+    /// could take (three bytes per UTF-16 unit); empty when the value cannot be converted.
+    public func utf8Bytes() -> [UInt8] {
+        guard let string = JSValueToStringCopy(contextRef, ref, nil) else { return [] }
         defer { JSStringRelease(string) }
-        return try context.withScratchBuffer(capacity: JSStringGetMaximumUTF8CStringSize(string)) { buffer in
-            let written = JSStringGetUTF8CString(string, buffer.baseAddress, buffer.count)
-            return try buffer.withMemoryRebound(to: UInt8.self) {
-                try body(UnsafeBufferPointer(rebasing: $0[..<max(written - 1, 0)]))
+        let capacity = JSStringGetMaximumUTF8CStringSize(string)
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            let written = buffer.withMemoryRebound(to: CChar.self) {
+                JSStringGetUTF8CString(string, $0.baseAddress, $0.count)
             }
+            initialized = max(written - 1, 0)  // without the terminating zero
         }
     }
 

@@ -20,7 +20,7 @@ extension JavaScriptContext {
             return array
         case let .object(members):
             let object = JSObjectMake(contextRef, nil, nil)!
-            for (key, member) in members where member != .undefined {
+            for (key, member) in members where !member.isUndefined {
                 let memberRef = makeRef(member)
                 withJSString(key) { JSObjectSetProperty(contextRef, object, $0, memberRef, 0, nil) }
             }

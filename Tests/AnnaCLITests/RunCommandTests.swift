@@ -229,3 +229,84 @@ struct RunCommandMoreTests {
         #expect(piped.stderr == "")
     }
 }
+
+@Suite("anna run: batches, long lines, messages on a terminal", .timeLimit(.minutes(2)))
+struct RunCommandBatchTests {
+    @Test("operations go to the module in batches, yet every message names its line, in line order")
+    func batchedLines() throws {
+        let workspace = try Workspace.shop()
+        let file = workspace.file("long.ndjson")
+        var stream = try workspace.read("session.ndjson")  // 9 lines, 7 operations, 2 results
+        var expected: [String] = []
+        for line in 10...5_000 {
+            switch line {
+            case 1_500, 4_100:
+                stream += #"{"op":"event","id":99,"name":"did-select"}"#
+                expected.append("\(file):\(line): error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.")
+            case 2_100:
+                stream += #"{"op":"event","id":3,"name":"explode"}"#
+                expected.append("\(file):2100: error: task 'list/item/explode' on '/home/list/item' (explode): boom")
+            case 3_000:
+                stream += "not json"
+                expected.append("\(file):3000: invalid JSON at column 2: invalid literal, expected 'null'")
+            case 3_500:
+                stream += #"{"op":"event","id":3,"name":"log"}"#
+                expected.append("logged from /home/list/item")
+            case 4_500:
+                stream += #"{"op":"event","id":3,"name":"did-select","time":2000}"#
+            default:
+                stream += #"{"op":"event","id":3,"name":"scroll","properties":{"n":\#(line)}}"#
+            }
+            stream += "\n"
+        }
+        try workspace.write("long.ndjson", stream)
+        let output = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines.count == 3)
+        #expect(output.stderrLines == expected + ["anna: 5000 lines, 4997 operations, 3 results, 1 malformed lines skipped, 3 errors"])
+    }
+
+    @Test("long lines, CRLF line breaks and a last line without a break are read")
+    func lineShapes() throws {
+        let workspace = try Workspace.shop()
+        let title = String(repeating: "long ", count: 40_000)  // 200 kB, past the reader's first buffer
+        let stream = try workspace.read("session.ndjson")
+            + #"{"op":"update","id":3,"keyPath":"title","value":"\#(title)"}"# + "\n"
+            + #"{"op":"event","id":3,"name":"did-select"}"#
+        try workspace.write("crlf.ndjson", stream.replacingOccurrences(of: "\n", with: "\r\n"))
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
+        #expect(output.status == 0)
+        #expect(output.stderr == "")
+        #expect(output.stdoutLines == [
+            #"{"action":"viewed","screen":"/home"}"#,
+            #"{"action":"selected","item":4,"title":"Boots"}"#,
+            #"{"action":"selected","item":4,"title":"\#(title)"}"#,
+        ])
+    }
+
+    @Test("on a terminal, errors and console output of tasks start on a line of their own, not after the progress line")
+    func messagesClearTheProgressLine() throws {
+        let workspace = try Workspace.shop()
+        var lines = try workspace.read("session.ndjson")
+        for n in 0..<3000 { lines += #"{"op":"event","id":3,"name":"scroll","properties":{"n":\#(n)}}"# + "\n" }
+        lines += #"{"op":"event","id":3,"name":"explode"}"# + "\n" + #"{"op":"event","id":3,"name":"log"}"# + "\n"
+        try workspace.write("long.ndjson", lines)
+        let file = workspace.file("long.ndjson")
+        let command = "\(AnnaProcess.executable.path) run --events \(file) --module \(workspace.file("module")) > \(workspace.file("out.txt"))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, workspace.file("terminal.txt")]
+        process.environment = ["ANNA_PROGRESS_INTERVAL": "0", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let terminal = try workspace.read("terminal.txt")
+        #expect(terminal.contains("events/s"))
+        // What each row shows in the end: the text after its last "clear line" sequence.
+        let rows = terminal.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
+        let shown = rows.map { $0.components(separatedBy: "\r\u{1B}[K").last ?? $0 }
+        #expect(shown.contains("\(file):3010: error: task 'list/item/explode' on '/home/list/item' (explode): boom"))
+        #expect(shown.contains("logged from /home/list/item"))
+    }
+}

@@ -35,10 +35,7 @@ struct SnapshotTraceCheckTests {
         try workspace.write("ok.trace.json", """
             {"name": "browse", "items": [{"action": "viewed", "screen": "/home"}, {"title": "Boots", "item": 4, "action": "selected"}]}
             """)
-        let output = try AnnaProcess.run([
-            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
-            "--expect", workspace.file("ok.trace.json"), "--junit", workspace.file("junit.xml"),
-        ])
+        let output = try trace(workspace, events: "session.ndjson", expect: "ok.trace.json", junit: "junit.xml")
         #expect(output.status == 0)
         #expect(output.stdoutLines == [
             "PASS browse: 2 of 2 matched",
@@ -63,10 +60,7 @@ struct SnapshotTraceCheckTests {
               {"name": "any number", "items": [{"action": "selected", "item": 4, "title": "Boots"}], "allowDuplicates": true}
             ]
             """)
-        let output = try AnnaProcess.run([
-            "trace", "--events", workspace.file("twice.ndjson"), "--module", workspace.file("module"),
-            "--expect", workspace.file("bad.trace.json"), "--junit", workspace.file("junit.xml"),
-        ])
+        let output = try trace(workspace, events: "twice.ndjson", expect: "bad.trace.json", junit: "junit.xml")
         #expect(output.status == 1)
         #expect(output.stdoutLines == [
             "FAIL order: 1 of 2 matched",
@@ -85,16 +79,15 @@ struct SnapshotTraceCheckTests {
         let junit = try workspace.read("junit.xml")
         #expect(junit.contains(#"failures="3""#))
         #expect(junit.contains(#"<failure message="missing {&quot;action&quot;:&quot;checkout&quot;}">"#))
+        #expect(junit.contains(#"<failure message="out of order {&quot;action&quot;:&quot;viewed&quot;,&quot;screen&quot;:&quot;/home&quot;} (result 1)">"#))
+        #expect(junit.contains(#"duplicated {&quot;action&quot;:&quot;selected&quot;,&quot;item&quot;:4,&quot;title&quot;:&quot;Boots&quot;} (2 times)</failure>"#))
     }
 
     @Test("results no trace expects are listed as unexpected without failing")
     func unexpected() throws {
         let workspace = try Workspace.shop()
         try workspace.write("partial.trace.json", #"{"name": "viewed only", "items": [{"action": "viewed", "screen": "/home"}]}"#)
-        let output = try AnnaProcess.run([
-            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
-            "--expect", workspace.file("partial.trace.json"),
-        ])
+        let output = try trace(workspace, events: "session.ndjson", expect: "partial.trace.json")
         #expect(output.status == 0)
         #expect(output.stdout.contains(#"unexpected: 1 results match no trace item"#))
         #expect(output.stdout.contains(#"  unexpected    {"action":"selected","item":4,"title":"Boots"}"#))
@@ -103,14 +96,10 @@ struct SnapshotTraceCheckTests {
     @Test("a missing or malformed trace file is reported")
     func badTraceFile() throws {
         let workspace = try Workspace.shop()
-        let missing = try AnnaProcess.run([
-            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--expect", workspace.file("none.json"),
-        ])
+        let missing = try trace(workspace, events: "session.ndjson", expect: "none.json")
         #expect(missing.status == 66)
         try workspace.write("bad.json", #"{"name": "x"}"#)
-        let malformed = try AnnaProcess.run([
-            "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--expect", workspace.file("bad.json"),
-        ])
+        let malformed = try trace(workspace, events: "session.ndjson", expect: "bad.json")
         #expect(malformed.status == 65)
         #expect(malformed.stderrLines == ["anna: \(workspace.file("bad.json")): trace 1 needs an array 'items'"])
     }
@@ -143,9 +132,29 @@ struct SnapshotTraceCheckTests {
         #expect(output.stderrLines.first?.hasPrefix("\(folder)/Broken.js:2: SyntaxError:") == true)
         #expect(output.stderrLines.last?.hasPrefix("\(folder)/Shop/Cart.js:2: PatternError: Malformed pattern 'cart//tap'") == true)
 
-        let clean = try AnnaProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
-        #expect(clean.status == 1)
+        // The same folder reached through `..` is checked the same way (Broken.js fails it).
+        let throughDots = try AnnaProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
+        #expect(throughDots.status == 1)
+        #expect(throughDots.stdout == output.stdout)
+        try workspace.write("clean/index.js", "match('a/tap', () => 1);\n")
+        let clean = try AnnaProcess.run(["check", "--tasks", workspace.file("clean")])
+        #expect(clean.status == 0)
+        #expect(clean.stdoutLines == ["index.js", "  1:\ta/tap", "1 files, 1 patterns, 0 problems"])
+        #expect(clean.stderr == "")
         let none = try AnnaProcess.run(["check", "--tasks", workspace.file("nothing")])
         #expect(none.status == 66)
+        #expect(none.stderrLines == ["anna: no such task folder: \(workspace.file("nothing"))"])
+        try workspace.write("flat/task", "not a folder")
+        let notFolder = try AnnaProcess.run(["check", "--module", workspace.file("flat")])
+        #expect(notFolder.status == 66)
+        #expect(notFolder.stderrLines == ["anna: not a folder: \(workspace.file("flat/task"))"])
+    }
+
+    /// Runs `anna trace` on the workspace's module with its files `events`, `expect` and, when
+    /// given, `junit`.
+    private func trace(_ workspace: Workspace, events: String, expect: String, junit: String? = nil) throws -> AnnaProcess.Output {
+        try AnnaProcess.run(
+            ["trace", "--events", workspace.file(events), "--module", workspace.file("module"), "--expect", workspace.file(expect)]
+                + (junit.map { ["--junit", workspace.file($0)] } ?? []))
     }
 }

@@ -137,14 +137,11 @@ struct CommonJSRuntimeTests {
 
     @Test("a module reached through a symbolic link to its folder loads from its real place")
     func symlinkedEntry() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anna-link-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: base.appendingPathComponent("real"), withIntermediateDirectories: true)
-        try "module.exports = require('./helper') + 1".write(to: base.appendingPathComponent("real/index.js"), atomically: true, encoding: .utf8)
-        try "module.exports = 41".write(to: base.appendingPathComponent("real/helper.js"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: base.appendingPathComponent("link"), withDestinationURL: base.appendingPathComponent("real"))
-        let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
-        #expect(try runtime.load(entry: base.appendingPathComponent("link/index.js").path).toJSON() == 42)
+        let files = ["real/index.js": "module.exports = require('./helper') + 1", "real/helper.js": "module.exports = 41"]
+        try withTemporaryFolder(files, links: ["link": "real"]) { base in
+            let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
+            #expect(try runtime.load(entry: base.appendingPathComponent("link/index.js").path).toJSON() == 42)
+        }
     }
 
     @Test("requests that climb out of the allowed roots are refused")
@@ -160,35 +157,28 @@ struct CommonJSRuntimeTests {
 
     @Test("a symbolic link pointing outside the roots is refused", .enabled(if: FileManager.default.isWritableFile(atPath: NSTemporaryDirectory())))
     func refusedSymlink() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anna-symlink-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        let app = base.appendingPathComponent("app"), outside = base.appendingPathComponent("outside")
-        try FileManager.default.createDirectory(at: app, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        try "module.exports = 'secret'".write(to: outside.appendingPathComponent("secret.js"), atomically: true, encoding: .utf8)
-        try "module.exports = 'inside'".write(to: app.appendingPathComponent("inside.js"), atomically: true, encoding: .utf8)
-        try "module.exports = require('./link')".write(to: app.appendingPathComponent("index.js"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(
-            at: app.appendingPathComponent("link.js"), withDestinationURL: outside.appendingPathComponent("secret.js"))
-        try FileManager.default.createSymbolicLink(
-            at: app.appendingPathComponent("alias.js"), withDestinationURL: app.appendingPathComponent("inside.js"))
-
-        let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
-        let error = #expect(throws: JavaScriptError.self) { try runtime.load(entry: app.path + "/index.js") }
-        #expect(error?.exception?.message.contains("resolves to '\(LocalFileAccess().canonicalPath(outside.path))/secret.js', outside the allowed roots") == true)
-        // A link that stays inside is fine, and is cached under its real path.
-        #expect(try runtime.require(app.path + "/alias").toJSON() == "inside")
+        let files = [
+            "outside/secret.js": "module.exports = 'secret'",
+            "app/inside.js": "module.exports = 'inside'",
+            "app/index.js": "module.exports = require('./link')",
+        ]
+        try withTemporaryFolder(files, links: ["app/link.js": "outside/secret.js", "app/alias.js": "app/inside.js"]) { base in
+            let app = base.appendingPathComponent("app"), outside = base.appendingPathComponent("outside")
+            let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
+            let error = #expect(throws: JavaScriptError.self) { try runtime.load(entry: app.path + "/index.js") }
+            #expect(error?.exception?.message.contains("resolves to '\(LocalFileAccess().canonicalPath(outside.path))/secret.js', outside the allowed roots") == true)
+            // A link that stays inside is fine, and is cached under its real path.
+            #expect(try runtime.require(app.path + "/alias").toJSON() == "inside")
+        }
     }
 
     @Test("modules load from disk through the default file access")
     func diskModules() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("anna-disk-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: base) }
-        try FileManager.default.createDirectory(at: base.appendingPathComponent("lib"), withIntermediateDirectories: true)
-        try "module.exports = require('./lib') + 1".write(to: base.appendingPathComponent("index.js"), atomically: true, encoding: .utf8)
-        try "#!/usr/bin/env node\nmodule.exports = 41".write(to: base.appendingPathComponent("lib/index.js"), atomically: true, encoding: .utf8)
-        let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
-        #expect(try runtime.load(entry: base.path + "/index.js").toJSON() == 42)
+        let files = ["index.js": "module.exports = require('./lib') + 1", "lib/index.js": "#!/usr/bin/env node\nmodule.exports = 41"]
+        try withTemporaryFolder(files) { base in
+            let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
+            #expect(try runtime.load(entry: base.path + "/index.js").toJSON() == 42)
+        }
     }
 
     @Test("the global require is relative to the base directory and rejects bad ids")

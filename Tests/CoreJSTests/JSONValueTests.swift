@@ -27,6 +27,22 @@ struct JSONValueTests {
         #expect(JSONValue.number(number).jsonText == expected)
     }
 
+    @Test("whole numbers past 2^53 print the shortest digits, as JSON.stringify does", arguments: [
+        0x1p53, 0x1p53 + 2, 0x1p60, -0x1p60, 0x1p64, 1e16, 1e17 + 8, 1e20, 1.2345678901234568e20, 9.999_999_999_999_998e19,
+        9.999_999_999_999_999e20, -0.0,
+    ])
+    func largeWholeNumbersAsJavaScript(_ number: Double) throws {
+        let stringify = try context.evaluate("(function (n) { return JSON.stringify(n) })", sourceURL: "/t.js")
+        let expected = try stringify.call([JSONValue.number(number)]).toJSON().stringValue
+        #expect(JSONValue.number(number).jsonText == expected)
+    }
+
+    @Test("2^60 prints as 1152921504606847000, not every binary digit")
+    func twoToTheSixty() {
+        #expect(JSONValue.number(0x1p60).jsonText == "1152921504606847000")
+        #expect(JSONValue.array([.number(1e20), .number(-0x1p60)]).jsonText == "[100000000000000000000,-1152921504606847000]")
+    }
+
     @Test("numbers parse as JSON.parse reads them", arguments: [
         "0", "-0", "7", "-42", "999999999999999", "1234567890123456", "-9007199254740993", "1E+2", "2.5e-3", "-0.0", "10.25",
     ])

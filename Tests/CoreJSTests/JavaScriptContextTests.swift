@@ -185,5 +185,22 @@ struct JavaScriptContextTests {
         #expect(context.protectedValueCount == baseline, "every wrapper made by a call is released")
         withExtendedLifetime((echo, add, callsNative)) {}
     }
+
+    @Test("utf8Bytes gives String(value) as UTF-8, for texts of every size", arguments: [
+        "", "42", "plain ascii", "ünïcødé ✓ 日本語 👩‍👩‍👧", String(repeating: "[{\"n\":1,\"s\":\"é\"}],", count: 100_000),
+    ])
+    func utf8Bytes(_ text: String) throws {
+        let context = JavaScriptContext()
+        let value = context.makeValue(.string(text))
+        #expect(value.utf8Bytes() == Array(text.utf8))
+    }
+
+    @Test("utf8Bytes converts non-strings as String(value) does")
+    func utf8BytesOfValues() throws {
+        let context = JavaScriptContext()
+        #expect(try context.evaluate("[1, 'two', null]", sourceURL: "/t.js").utf8Bytes() == Array("1,two,".utf8))
+        #expect(try context.evaluate("JSON.stringify({ a: [1, 2] })", sourceURL: "/t.js").utf8Bytes() == Array(#"{"a":[1,2]}"#.utf8))
+        #expect(context.undefined.utf8Bytes() == Array("undefined".utf8))
+    }
 }
 

@@ -9,6 +9,7 @@
 const errors = require('./errors');
 const { Manager } = require('./manager');
 const { parsePattern } = require('./pattern');
+const { checkTaskFile } = require('./task-loader');
 
 /**
  * The manager constructor for a task folder.
@@ -37,6 +38,7 @@ module.exports = {
   configured,
   Manager,
   parsePattern,
+  checkTaskFile,
   AnnaError: errors.AnnaError,
   NodeError: errors.NodeError,
   PatternError: errors.PatternError,

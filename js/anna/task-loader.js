@@ -93,41 +93,95 @@ class TaskLoader {
   _run(resolved, shortName) {
     const tasks = [];
     let open = true;
-    const match = function match(patterns, fn) {
-      if (!open) {
-        throw new AnnaError(`match() was called after '${resolved}' finished loading; ` +
-          'call it while the task file runs.');
-      }
-      const list = Array.isArray(patterns) ? patterns : [patterns];
-      if (list.length === 0) {
-        throw new PatternError(`match() in ${resolved} was given no pattern.`, { file: resolved });
-      }
-      const parsed = list.map((pattern) => parsePattern(pattern, resolved));
-      if (typeof fn !== 'function') {
-        throw new AnnaError(`match(${JSON.stringify(list[0])}, ...) in ${resolved} needs a ` +
-          `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`,
-        { file: resolved });
-      }
-      const group = {}; // identifies this match() call
-      for (const pattern of parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName, group));
-    };
-
-    const had = Object.prototype.hasOwnProperty.call(GLOBAL, 'match');
-    const saved = GLOBAL.match;
-    GLOBAL.match = match;
     try {
-      require(resolved);
+      requireWithMatch(resolved, (patterns, fn) => {
+        if (!open) {
+          throw new AnnaError(`match() was called after '${resolved}' finished loading; ` +
+            'call it while the task file runs.');
+        }
+        const call = matchCall(patterns, fn, resolved);
+        if (call.problems.length > 0) throw call.problems[0];
+        const group = {}; // identifies this match() call
+        for (const pattern of call.parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName, group));
+      });
     } catch (error) {
       // What `match` threw already names the file: let it through as it is.
       if (error instanceof AnnaError && error.file === resolved) throw error;
       throw loadError(resolved, error);
     } finally {
       open = false;
-      if (had) GLOBAL.match = saved;
-      else delete GLOBAL.match;
     }
     return tasks;
   }
+}
+
+/**
+ * One `match(patterns, fn)` call in `file`: its parsed patterns, and what makes it invalid
+ * (PatternErrors and AnnaErrors, in the order a load reports them; a load stops at the first).
+ */
+function matchCall(patterns, fn, file) {
+  const list = Array.isArray(patterns) ? patterns : [patterns];
+  const parsed = [];
+  const problems = [];
+  if (list.length === 0) problems.push(new PatternError(`match() in ${file} was given no pattern.`, { file }));
+  for (const pattern of list) {
+    try {
+      parsed.push(parsePattern(pattern, file));
+    } catch (error) {
+      problems.push(error);
+    }
+  }
+  if (typeof fn !== 'function') {
+    problems.push(new AnnaError(`match(${JSON.stringify(list[0])}, ...) in ${file} needs a ` +
+      `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`, { file }));
+  }
+  return { parsed, problems };
+}
+
+/** Requires `file` with a global `match` that calls `onMatch(patterns, fn)`, restored after. */
+function requireWithMatch(file, onMatch) {
+  const had = Object.prototype.hasOwnProperty.call(GLOBAL, 'match');
+  const saved = GLOBAL.match;
+  GLOBAL.match = function match(patterns, fn) { onMatch(patterns, fn); };
+  try {
+    require(file);
+  } finally {
+    if (had) GLOBAL.match = saved;
+    else delete GLOBAL.match;
+  }
+}
+
+/**
+ * Runs task file `file` (an absolute path) for `anna check`: every pattern its `match` calls
+ * declare, and every problem (malformed patterns, missing functions, the file's own error),
+ * each with the line it is on (or null); it does not stop at the first problem.
+ * @returns {{ patterns: { line, pattern }[], problems: { line, message }[] }}
+ */
+function checkTaskFile(file) {
+  const patterns = [];
+  const problems = [];
+  const lineOf = (stack) => {
+    for (const entry of String(stack || '').split('\n')) {
+      const at = entry.lastIndexOf(file + ':');
+      if (at !== -1) return parseInt(entry.slice(at + file.length + 1), 10);
+    }
+    return null;
+  };
+  const report = (line, error) => problems.push({
+    line,
+    message: error && error.name ? `${error.name}: ${error.message}` : String(error),
+  });
+  try {
+    requireWithMatch(file, (given, fn) => {
+      const line = lineOf(new Error().stack);
+      const call = matchCall(given, fn, file);
+      for (const pattern of call.parsed) patterns.push({ line, pattern: pattern.text });
+      for (const problem of call.problems) report(line, problem);
+    });
+  } catch (error) {
+    report(error && error.sourceURL === file ? error.line : lineOf(error && error.stack), error);
+  }
+  return { patterns, problems };
 }
 
 function loadError(file, error) {
@@ -146,4 +200,4 @@ function loadError(file, error) {
   return wrapped;
 }
 
-module.exports = { TaskLoader, namespaceFile };
+module.exports = { TaskLoader, namespaceFile, checkTaskFile };
