@@ -182,6 +182,21 @@ struct EncodedOperations: Sendable {
     /// How many operations the batch holds.
     var count: Int { starts.count }
 
+    /// An empty batch.
+    init() {}
+
+    /// An empty batch with room for `operations` operations of up to
+    /// ``numbersReservedPerOperation`` numbers, so that it does not grow (copying and
+    /// faulting in every size on the way) while they are encoded.
+    init(reservingFor operations: Int) {
+        numbers.reserveCapacity(operations * Self.numbersReservedPerOperation)
+        starts.reserveCapacity(operations)
+        literalStarts.reserveCapacity(operations)
+    }
+
+    /// Numbers reserved per operation: an event with two properties takes 12.
+    static let numbersReservedPerOperation = 12
+
     /// The numbers of operations `range`.
     func numbers(of range: Range<Int>) -> ArraySlice<Double> {
         let end = range.upperBound < starts.count ? starts[range.upperBound] : numbers.count

@@ -90,9 +90,10 @@ struct WorkQueue: Sendable {
         full.append(takeFilling())
     }
 
-    /// The chunk being filled; a new one starts in the buffers of a spare.
+    /// The chunk being filled; a new one starts in the buffers of a spare, or in new ones
+    /// with room for a whole chunk (while a backlog grows, no spare is left).
     private mutating func takeFilling() -> WorkChunk {
-        var chunk = spare.popLast() ?? WorkChunk()
+        var chunk = spare.popLast() ?? WorkChunk(operations: EncodedOperations(reservingFor: Self.chunkSize))
         encoder.exchangeBatch(&chunk.operations)
         swap(&chunk.tasks, &fillingTasks)
         return chunk
