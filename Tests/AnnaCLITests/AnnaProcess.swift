@@ -68,6 +68,30 @@ final class Workspace {
 
     func read(_ name: String) throws -> String { try String(contentsOfFile: file(name), encoding: .utf8) }
 
+    /// Writes `long.ndjson`: the shop session, 3,000 `scroll` events on its item, then
+    /// `extra` lines. Returns the file's path.
+    func writeLongSession(appending extra: String = "") throws -> String {
+        var lines = try read("session.ndjson")
+        for n in 0..<3000 { lines += #"{"op":"event","id":3,"name":"scroll","properties":{"n":\#(n)}}"# + "\n" }
+        try write("long.ndjson", lines + extra)
+        return file("long.ndjson")
+    }
+
+    /// Runs `anna run --events <events> --module module` on a terminal (`script` gives it
+    /// one) with progress shown at every batch; standard output goes to `out.txt`. Returns
+    /// the exit status and what the terminal showed.
+    func runOnTerminal(events: String) throws -> (status: Int32, terminal: String) {
+        let command = "\(AnnaProcess.executable.path) run --events \(events) --module \(file("module")) > \(file("out.txt"))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-q", "-e", "-c", command, file("terminal.txt")]
+        process.environment = ["ANNA_PROGRESS_INTERVAL": "0", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try read("terminal.txt"))
+    }
+
     /// A small analytics module on the bundled core, and a session for it.
     static func shop() throws -> Workspace {
         try Workspace([

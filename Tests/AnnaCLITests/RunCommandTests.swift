@@ -208,24 +208,13 @@ struct RunCommandMoreTests {
     @Test("a progress line appears on a terminal, and only there")
     func progressOnTerminal() throws {
         let workspace = try Workspace.shop()
-        var lines = try workspace.read("session.ndjson")
-        for n in 0..<3000 { lines += #"{"op":"event","id":3,"name":"scroll","properties":{"n":\#(n)}}"# + "\n" }
-        try workspace.write("long.ndjson", lines)
-        let command = "\(AnnaProcess.executable.path) run --events \(workspace.file("long.ndjson")) --module \(workspace.file("module")) > \(workspace.file("out.txt"))"
-        // `script` gives the command a terminal; its standard output is kept apart in a file.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", command, workspace.file("terminal.txt")]
-        process.environment = ["ANNA_PROGRESS_INTERVAL": "0", "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let terminal = try workspace.read("terminal.txt")
+        let file = try workspace.writeLongSession()
+        let (status, terminal) = try workspace.runOnTerminal(events: file)
+        #expect(status == 0)
         #expect(terminal.contains("lines, 2 results,"))
         #expect(terminal.contains("events/s"))
         #expect(try workspace.read("out.txt").split(separator: "\n").count == 2)
-        let piped = try AnnaProcess.run(["run", "--events", workspace.file("long.ndjson"), "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
+        let piped = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
         #expect(piped.stderr == "")
     }
 }
@@ -287,21 +276,10 @@ struct RunCommandBatchTests {
     @Test("on a terminal, errors and console output of tasks start on a line of their own, not after the progress line")
     func messagesClearTheProgressLine() throws {
         let workspace = try Workspace.shop()
-        var lines = try workspace.read("session.ndjson")
-        for n in 0..<3000 { lines += #"{"op":"event","id":3,"name":"scroll","properties":{"n":\#(n)}}"# + "\n" }
-        lines += #"{"op":"event","id":3,"name":"explode"}"# + "\n" + #"{"op":"event","id":3,"name":"log"}"# + "\n"
-        try workspace.write("long.ndjson", lines)
-        let file = workspace.file("long.ndjson")
-        let command = "\(AnnaProcess.executable.path) run --events \(file) --module \(workspace.file("module")) > \(workspace.file("out.txt"))"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-e", "-c", command, workspace.file("terminal.txt")]
-        process.environment = ["ANNA_PROGRESS_INTERVAL": "0", "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let terminal = try workspace.read("terminal.txt")
+        let file = try workspace.writeLongSession(
+            appending: #"{"op":"event","id":3,"name":"explode"}"# + "\n" + #"{"op":"event","id":3,"name":"log"}"# + "\n")
+        let (status, terminal) = try workspace.runOnTerminal(events: file)
+        #expect(status == 0)
         #expect(terminal.contains("events/s"))
         // What each row shows in the end: the text after its last "clear line" sequence.
         let rows = terminal.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
