@@ -66,6 +66,10 @@ public final class AnalyticsEngine {
     private var batchSize = 256
     /// When this many metas are numbered, both sides start over.
     static let metaLimit = 65_536
+    /// Full garbage collections run because nodes were removed: after a batch that brought
+    /// the nodes removed since the last one to at least 1,000 and to at least the number
+    /// alive. The collector frees them on its own only when the heap has grown threefold.
+    private(set) var garbageCollections = 0
 
     private let onResult: (AnalyticsResult) -> Void
     /// When set, the results of a batch in which nothing failed go here undecoded instead
@@ -254,8 +258,9 @@ public final class AnalyticsEngine {
             return range.upperBound
         }
         tablesSent[table] = (strings.generation, strings.strings.count)  // the bridge takes them in before the operations
+        let collectionDue: Bool
         do {
-            try bridge.apply.call(arguments)
+            collectionDue = try bridge.apply.call(arguments).toJSON() == .bool(true)
         } catch {
             tablesSent[table] = nil  // a call stopped by the time limit may not have taken them all in
             let stopped = Int((try? bridge.progress.call([JavaScriptValue]()).toJSON().numberValue) ?? 0)
@@ -267,6 +272,10 @@ public final class AnalyticsEngine {
         }
         deliver(range, upTo: range.count, operation: operation, onError: onError)
         adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
+        if collectionDue {
+            context.collectGarbage()
+            garbageCollections += 1
+        }
         return range.upperBound
     }
 

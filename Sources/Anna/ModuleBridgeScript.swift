@@ -5,7 +5,8 @@
 /// strings they add to one of two interned tables (the engine's encoder's and the
 /// manager's) and their literals. It calls the manager once per operation, catching errors
 /// per operation, and collects results (with their meta, interned) until Swift takes them
-/// as one JSON text.
+/// as one JSON text. It counts the nodes registered and removed, so the engine knows when
+/// removed nodes are worth a full garbage collection.
 enum ModuleBridgeScript {
     static let sourceURL = "anna:module-bridge.js"
 
@@ -36,6 +37,15 @@ enum ModuleBridgeScript {
   let lastPath = null;
   let lastPathMetas = null;
   let slow = [];
+  // The properties (or attributes) of every operation that has none: a node keeps its last
+  // events' properties, and one shared object for the empty ones is that much less garbage.
+  const NO_MEMBERS = Object.freeze({});
+  // Nodes removed since the engine last collected garbage, and nodes alive. Once removed
+  // nodes (closed screens) have outlived a young collection, only a full one frees them,
+  // and the collector's own timers never run on the engine's queue (no run loop).
+  const COLLECT_AFTER_REMOVING = 1000; // at least; and at least as many as are alive
+  let liveNodes = 0;
+  let removedNodes = 0;
   const config = {
     debug: false,
     now: function now() { return time === time ? time : Date.now(); },
@@ -100,6 +110,7 @@ enum ModuleBridgeScript {
   function object() {
     const count = numbers[at++];
     if (count < 0) return count === -1 ? null : value();
+    if (count === 0) return NO_MEMBERS;
     const result = {};
     for (let index = 0; index < count; index++) {
       const key = string(numbers[at++]);
@@ -109,7 +120,8 @@ enum ModuleBridgeScript {
   }
 
   // `batch` is reused from call to call: only its first `length` numbers belong to this one.
-  // `batchLiterals` are the call's literals; string -1 - literalBase is the first.
+  // `batchLiterals` are the call's literals; string -1 - literalBase is the first. Returns
+  // whether the nodes removed since the last true call make a full collection worth its cost.
   function apply(batch, length, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
     if (reset) tables[table] = [];
@@ -132,8 +144,13 @@ enum ModuleBridgeScript {
           const attributes = object();
           manager.registerNode(node, parent, name, index === index ? index : null,
             namespace === namespace ? string(namespace) : null, attributes);
+          liveNodes++;
         } else {
-          manager.deregisterNodes(id());
+          const removed = manager.deregisterNodes(id());
+          // The count the protocol returns; a core that returns none removed one at least.
+          const count = typeof removed === 'number' && removed >= 0 ? removed : 1;
+          liveNodes = Math.max(0, liveNodes - count);
+          removedNodes += count;
         }
       } catch (error) {
         errors.push(operation, error);
@@ -143,6 +160,9 @@ enum ModuleBridgeScript {
     numbers = null;
     literals = [];
     time = NaN;
+    if (removedNodes < COLLECT_AFTER_REMOVING || removedNodes < liveNodes) return false;
+    removedNodes = 0;
+    return true;
   }
 
   return {

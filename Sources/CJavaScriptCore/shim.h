@@ -19,4 +19,22 @@ JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, doub
 /// Removes the limit set by JSContextGroupSetExecutionTimeLimit.
 JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 
+// JSGarbageCollect only asks for a collection on a timer, and timers need a run loop, which
+// the engine's serial queue does not have. JSSynchronousGarbageCollectForDebugging (also
+// JSContextRefPrivate.h, exported) collects before it returns. Declared weak: a library
+// without it leaves it null, and JSGarbageCollect's request is the fallback.
+
+/// Runs a full garbage collection before returning.
+JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx) __attribute__((weak));
+
+/// Collects all garbage now where the library can (returns true), else asks for a collection.
+static inline bool anna_collect_garbage_now(JSContextRef ctx) {
+    if (JSSynchronousGarbageCollectForDebugging == NULL) {
+        JSGarbageCollect(ctx);
+        return false;
+    }
+    JSSynchronousGarbageCollectForDebugging(ctx);
+    return true;
+}
+
 #endif

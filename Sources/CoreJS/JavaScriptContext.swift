@@ -178,9 +178,11 @@ public final class JavaScriptContext {
         JavaScriptValue(makeErrorRef(name: name, message: message, properties: properties), in: self)
     }
 
-    /// Runs a full garbage collection (useful in tests and benchmarks).
-    public func collectGarbage() {
-        JSGarbageCollect(contextRef)
+    /// Runs a full garbage collection before returning. Returns false where the library
+    /// can only ask for one (`JSGarbageCollect`, which waits for a run loop's timer).
+    @discardableResult
+    public func collectGarbage() -> Bool {
+        anna_collect_garbage_now(contextRef)
     }
 
     // MARK: - Internals shared by the wrapper types

@@ -202,5 +202,16 @@ struct JavaScriptContextTests {
         #expect(try context.evaluate("JSON.stringify({ a: [1, 2] })", sourceURL: "/t.js").utf8Bytes() == Array(#"{"a":[1,2]}"#.utf8))
         #expect(context.undefined.utf8Bytes() == Array("undefined".utf8))
     }
-}
 
+    @Test("collectGarbage collects before it returns: an unreachable object's WeakRef is empty")
+    func synchronousCollection() throws {
+        let context = JavaScriptContext()
+        // One call makes the object; WeakRef targets stay alive until that call has returned.
+        try context.evaluate(
+            "globalThis.kept = {}; globalThis.refs = [new WeakRef(kept), new WeakRef({ dropped: true })];",
+            sourceURL: "/t.js")
+        #expect(context.collectGarbage())
+        let alive = try context.evaluate("refs.map((ref) => ref.deref() !== undefined)", sourceURL: "/t.js")
+        #expect(alive.toJSON() == [true, false])
+    }
+}
