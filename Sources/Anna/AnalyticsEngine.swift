@@ -68,7 +68,8 @@ public final class AnalyticsEngine {
     static let metaLimit = 65_536
     /// Full garbage collections run because nodes were removed: after a batch that brought
     /// the nodes removed since the last one to at least 1,000 and to at least the number
-    /// alive. The collector frees them on its own only when the heap has grown threefold.
+    /// alive. Without a run loop for its timers, the collector frees them on its own only
+    /// once the heap has grown about threefold.
     private(set) var garbageCollections = 0
 
     private let onResult: (AnalyticsResult) -> Void
