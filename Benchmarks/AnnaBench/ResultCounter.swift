@@ -29,7 +29,8 @@ struct ResultTally: Sendable {
 }
 
 /// The benchmark's ``ManagerDelegate``: counts results by kind under a lock and notes when
-/// the last one arrived (and, for tagged events, when each one arrived).
+/// the result that completed the expected total arrived (and, for tagged events, when each
+/// one arrived).
 ///
 /// The manager calls it on `delegateQueue`, a serial queue; the lock makes the tally safe
 /// to read from the measuring task.

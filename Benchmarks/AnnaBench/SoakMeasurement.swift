@@ -34,15 +34,18 @@ struct SoakMeasurement {
         while k < events {
             let end = min(events, (k / churnEvery + 1) * churnEvery, (k / sampleEvery + 1) * sampleEvery)
             // Timed: the record calls and the flush. Not timed: the memory sample and the
-            // screen replacement (flushed on its own). The cells are indexed in the tree: a
-            // copy kept here would make replaceScreen copy the whole array.
-            let start = MonotonicClock.now()
-            while k < end {
-                EventMix.record(k, on: tree.cellAnalyzers[k % cellCount])
-                k += 1
+            // screen replacement (flushed on its own). The cells are read into a local array,
+            // as W1 does, and released before replaceScreen changes the tree's (no copy).
+            do {
+                let cells = tree.cellAnalyzers
+                let start = MonotonicClock.now()
+                while k < end {
+                    EventMix.record(k, on: cells[k % cellCount])
+                    k += 1
+                }
+                await rig.manager.flush()
+                nanoseconds += MonotonicClock.now() - start
             }
-            await rig.manager.flush()
-            nanoseconds += MonotonicClock.now() - start
             if k % sampleEvery == 0 || k == events {
                 samples.append(Double(try MemorySampler.residentBytes()))
             }

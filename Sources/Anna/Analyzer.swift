@@ -137,6 +137,18 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
+    /// Deregisters the node and leaves the parent, key and index the analyzer was attached
+    /// under, keeping its observations (a cell waiting in a reuse pool): it registers again,
+    /// and sends what it recorded meanwhile, once attached under a parent again.
+    public func removeFromParent() {
+        Self.lock.withLock {
+            unregister()
+            superAnalyzer = nil
+            name = nil
+            index = nil
+        }
+    }
+
     /// Detaches and forgets the keyed sub-analyzer for `key` and `index` (e.g. a section
     /// that a reload removed); its node and descendants are deregistered.
     public func removeKeyedSubAnalyzer(for key: String, index: Int? = nil) {

@@ -33,7 +33,7 @@ final class ProgressReporter: OutputSink {
             state.lastShown = now
             state.showing = true
             let rate = Double(events) / max(now.timeIntervalSince(start), 0.001)
-            Self.writeToStandardError("\r\u{1B}[K\(lines) lines, \(results) results, \(Int(rate)) events/s")
+            FileHandleOutputSink.standardError.write("\r\u{1B}[K\(lines) lines, \(results) results, \(Int(rate)) events/s")
         }
     }
 
@@ -47,16 +47,12 @@ final class ProgressReporter: OutputSink {
         state.withLock { state in
             let output = (state.showing ? "\r\u{1B}[K" : "") + text
             state.showing = false
-            if !output.isEmpty { Self.writeToStandardError(output) }
+            if !output.isEmpty { FileHandleOutputSink.standardError.write(output) }
         }
     }
 
     /// Writes `line` and a line break to standard error, on a line of its own.
     func writeLine(_ line: String) {
         write(line + "\n")
-    }
-
-    private static func writeToStandardError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }

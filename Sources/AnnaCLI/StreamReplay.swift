@@ -27,9 +27,6 @@ struct StreamReplay {
         var lines: [Int] = []
     }
 
-    /// The most operations sent at once.
-    static let batchLimit = AnalyticsEngine.maximumBatchSize
-
     let engine: AnalyticsEngine
     let reader: LineReader
     let keepGoing: Bool
@@ -62,7 +59,7 @@ struct StreamReplay {
         while let line = reader.nextLine() {
             summary.lines += 1
             guard handle(line, batch: &batch, summary: &summary) else { break }
-            if batch.operations.count >= Self.batchLimit || !reader.hasLineReady { send(&batch, summary: &summary) }
+            if batch.operations.count >= AnalyticsEngine.maximumBatchSize || !reader.hasLineReady { send(&batch, summary: &summary) }
         }
         send(&batch, summary: &summary)
         summary.results = resultCount()

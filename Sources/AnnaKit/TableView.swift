@@ -206,13 +206,12 @@ open class TableView: View {
         cell.analyzerIndexPath = indexPath
     }
 
-    /// Deregisters the node of a cell waiting in the pool, keeping its observations: its
-    /// analyzer becomes a standalone one again, which cannot register while the cell is in no
-    /// view (what it records meanwhile waits for the row it is reused for).
+    /// Deregisters the node of a cell waiting in the pool, keeping its observations (what it
+    /// records meanwhile waits for the row it is reused for).
     private func releaseNode(of cell: TableViewCell) {
         guard cell.analyzerIndexPath != nil else { return }
         cell.analyzerIndexPath = nil
-        cell.analyzer.enable(naming: cellAnalyticsName)
+        (cell.analyzer as? Analyzer)?.removeFromParent()
     }
 
     /// Removes the keyed nodes of named sections that the data source no longer has, or

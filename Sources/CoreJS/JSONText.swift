@@ -285,7 +285,7 @@ private struct JSONParser {
                 open += 1
             } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
                 open -= 1
-                if open == 0 { return .string("[Too deep]") }
+                if open == 0 { return JSONValue.tooDeep }
             }
         }
         throw failure("unterminated container")

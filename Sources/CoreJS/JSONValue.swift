@@ -39,6 +39,8 @@ public enum JSONValue: Sendable {
 extension JSONValue {
     /// How deeply arrays and objects may nest when converted from JavaScript or parsed.
     public static let maximumDepth = 512
+    /// What stands for a container nested deeper than ``maximumDepth``.
+    static let tooDeep = JSONValue.string("[Too deep]")
 }
 
 extension JSONValue: Equatable {

@@ -43,13 +43,11 @@ public final class JavaScriptContext {
                 return true
             },
             Unmanaged.passUnretained(watchdog).toOpaque())
-        let global = JSContextGetGlobalObject(contextRef)
-        withJSString("Error") { name in
-            let constructor = JSObjectGetProperty(contextRef, global, name, nil)
-            if let constructor, JSValueIsObject(contextRef, constructor) {
-                JSValueProtect(contextRef, constructor)
-                errorConstructor = JSValueToObject(contextRef, constructor, nil)
-            }
+        if let global = JSContextGetGlobalObject(contextRef), let constructor = propertyValue(contextRef, global, "Error"),
+            JSValueIsObject(contextRef, constructor)
+        {
+            JSValueProtect(contextRef, constructor)
+            errorConstructor = JSValueToObject(contextRef, constructor, nil)
         }
     }
 

@@ -52,7 +52,7 @@ extension JavaScriptContext {
             guard let object = JSValueToObject(contextRef, ref, nil) else { return nil }
             if JSObjectIsFunction(contextRef, object) { return nil }
             if ancestors.contains(object) { return .string("[Circular]") }
-            if ancestors.count >= JSONValue.maximumDepth { return .string("[Too deep]") }
+            if ancestors.count >= JSONValue.maximumDepth { return JSONValue.tooDeep }
             ancestors.append(object)
             defer { ancestors.removeLast() }
             if JSValueIsArray(contextRef, ref) { return .array(convertArray(object, ancestors: &ancestors)) }

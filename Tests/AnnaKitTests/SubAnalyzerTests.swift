@@ -68,6 +68,32 @@ struct SubAnalyzerTests {
         let screenID = try #require(nodes.first?.id)
         #expect(nodes.map(\.id) == [screenID, "\(screenID)/header", "\(screenID)/slot/1", "\(screenID)/slot/2"])
     }
+
+    @Test("a sub-analyzer removed from its parent loses its node; what it records waits for its next parent")
+    func removedFromParent() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "screen")
+        let items = (0..<2).map { Button(title: "Item \($0)") }
+        items.forEach(screen.view.addSubview)
+        screen.analyzer.setSubAnalyzers(items.map(\.analyzer), for: "item")
+        harness.show(screen)
+        let removed = try #require(items[1].analyzer as? Analyzer)
+
+        removed.removeFromParent()
+        items[1].tap()
+        #expect(removed.registeredNodeID == nil)
+        #expect(try await harness.nodes().map(\.path) == ["/screen", "/screen/item"])
+        #expect(await harness.traces().last == Trace("ana-appeared", "/screen/item", 1))
+
+        (screen.analyzer as? Analyzer)?.setSubAnalyzer(removed, for: "item", index: 5)
+        #expect(try await harness.nodes().map(\.index) == [nil, 0, 5])
+        #expect(await harness.traces() == [
+            Trace("ana-appeared", "/screen"),
+            Trace("ana-appeared", "/screen/item", 0),
+            Trace("ana-appeared", "/screen/item", 1),
+            Trace("touch-up-inside", "/screen/item", 5),
+        ])
+    }
 }
 
 /// A bar of tab buttons, added as the indexed sub-analyzers `tab`.

@@ -279,8 +279,8 @@ struct AnalyticsEngineTests {
         try engine(URL(fileURLWithPath: "/m"), files: moduleFiles(tasks: tasks), limit: limit, into: collector)
     }
 
-    private func inMemoryEngine(_ files: InMemoryFileAccess, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {
-        try engine(URL(fileURLWithPath: "/m"), files: OverlayFiles(files), limit: limit, into: collector)
+    private func inMemoryEngine(_ files: InMemoryFileAccess, into collector: Collector) throws -> AnalyticsEngine {
+        try engine(URL(fileURLWithPath: "/m"), files: OverlayFiles(files), into: collector)
     }
 }
 

@@ -28,9 +28,7 @@ struct BridgeMemoryTests {
     @Test("events without properties share one frozen empty object; others get their own")
     func sharedEmptyProperties() throws {
         var results: [JSONValue] = []
-        let engine = try AnalyticsEngine(configuration: .init(
-            moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: "", extra: ["/m/index.js": Self.propertiesCore]),
-            console: Console(output: MemoryOutputSink()))) { results.append($0.value) }
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.propertiesCore]) { results.append($0.value) }
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.recordEvent(name: "did-select", properties: [:], nodeID: NodeID(1))
         try engine.recordEvent(name: "did-select", properties: .object([:]), nodeID: NodeID(1))
@@ -46,9 +44,7 @@ struct BridgeMemoryTests {
 
     @Test("a full collection runs once the nodes removed are at least 1,000 and as many as remain")
     func collectionAfterRemovedNodes() throws {
-        let engine = try AnalyticsEngine(configuration: .init(
-            moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: ""),
-            console: Console(output: MemoryOutputSink()))) { _ in }
+        let engine = try moduleEngine(tasks: "") { _ in }
         let list = NodeID(2)
         var registrations = [
             TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil), time: nil),

@@ -13,10 +13,7 @@ struct ResultReadingTests {
             match('tap', () => ({ kept: true, toJSON() { for (;;) {} } }));
             match('tap', () => 'third');
             """
-        let engine = try AnalyticsEngine(
-            configuration: .init(
-                moduleURL: URL(fileURLWithPath: "/m"), executionTimeLimit: 0.3, fileAccess: moduleFiles(tasks: tasks))
-        ) { values.append($0.value) }
+        let engine = try moduleEngine(tasks: tasks, limit: 0.3) { values.append($0.value) }
         try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
         try engine.recordEvent(name: "tap", nodeID: NodeID(1))
         #expect(values == ["first", ["kept": true], "third"])

@@ -38,8 +38,7 @@ class Event {
  */
 class KeptEvents {
   constructor() {
-    this.next = 0; // the slot the next event goes to
-    this.count = 0; // events kept, up to KEPT_EVENTS
+    this.next = 0; // the slot the next event goes to; slots fill in order, so n9 is null until all are used
     this.n0 = null;
     this.t0 = 0;
     this.p0 = null;
@@ -72,11 +71,10 @@ class KeptEvents {
     this.p9 = null;
   }
 
-  /** Keeps an event, replacing the oldest once KEPT_EVENTS are kept. */
-  put(name, time, properties) {
+  /** Keeps an event (its name is never null), replacing the oldest once KEPT_EVENTS are kept. */
+  put(name, properties, time) {
     const slot = this.next;
     this.next = slot === KEPT_EVENTS - 1 ? 0 : slot + 1; // a counter, not a division per event
-    if (this.count < KEPT_EVENTS) this.count += 1;
     switch (slot) {
       case 0: this.n0 = name; this.t0 = time; this.p0 = properties; break;
       case 1: this.n1 = name; this.t1 = time; this.p1 = properties; break;
@@ -100,8 +98,10 @@ class KeptEvents {
   /** New Events for the kept events but the latest, oldest first. */
   earlier() {
     const events = [];
-    const oldest = this.count < KEPT_EVENTS ? 0 : this.next;
-    for (let i = 0; i < this.count - 1; i += 1) events.push(this._event((oldest + i) % KEPT_EVENTS));
+    const full = this.n9 !== null;
+    const count = full ? KEPT_EVENTS : this.next;
+    const oldest = full ? this.next : 0;
+    for (let i = 0; i < count - 1; i += 1) events.push(this._event((oldest + i) % KEPT_EVENTS));
     return events;
   }
 
@@ -122,4 +122,4 @@ class KeptEvents {
   }
 }
 
-module.exports = { KEPT_EVENTS, Event, KeptEvents };
+module.exports = { KeptEvents };

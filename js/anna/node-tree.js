@@ -123,12 +123,12 @@ class NodeTree {
           'already the root (give a parent ID).');
       }
     } else {
-      const parsedParent = parseID(parentID);
-      if (parsedParent === null) {
+      const parentKey = keyOf(parentID);
+      if (parentKey === null) {
         throw new NodeError(`Cannot register ${named()}: its parent ID ${describeID(parentID)} is ` +
           'not an ID.');
       }
-      parent = this._nodes.get(parsedParent.key);
+      parent = this._nodes.get(parentKey);
       if (parent === undefined) {
         throw new NodeError(`Cannot register ${named()}: its parent ${describeID(parentID)} is not ` +
           'registered.');
@@ -180,7 +180,7 @@ class NodeTree {
     let removed = 0;
     for (const top of tops) {
       if (top._released) continue; // already gone with an ancestor in this same call
-      if (top._parent !== null && top._parent._children !== null) top._parent._children.delete(top);
+      if (top._parent !== null) top._parent._children.delete(top);
       removed += this._removeSubtree(top);
     }
     if (this._nodes.size === 0) {
@@ -292,4 +292,4 @@ function keysStartWith(id, prefix) {
   return true;
 }
 
-module.exports = { NodeTree, parseID, describeID };
+module.exports = { NodeTree, describeID };

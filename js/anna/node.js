@@ -1,6 +1,7 @@
 'use strict';
-// A focus-path node and the events recorded on it. Tasks receive nodes; everything a task
-// may use is a getter or a method below, the rest (underscored) belongs to the core.
+// A focus-path node and what its events change (the events themselves are kept in
+// kept-events.js). Tasks receive nodes; everything a task may use is a getter or a method
+// below, the rest (underscored) belongs to the core.
 
 const { AnnaError } = require('./errors');
 const { KeptEvents } = require('./kept-events');
@@ -119,7 +120,7 @@ class Node {
   /** Keeps an event (properties: an object, never null) and updates what it changes. */
   _record(name, properties, time) {
     if (this._events === null) this._events = new KeptEvents();
-    this._events.put(name, time, properties);
+    this._events.put(name, properties, time);
     this._latestEvent = null;
     switch (name) {
       case APPEARED: this._appear(); break;

@@ -23,7 +23,7 @@ class TaskRegistry {
     this._stamp = 0; // the last stamp given to a bucket
     this._sequence = 0; // load order
     this._count = 0;
-    this._computed = 0; // lists computed for (node, event) pairs: cache misses
+    this._computed = 0; // lists computed for (path, event) pairs: cache misses
   }
 
   get size() { return this._count; }
