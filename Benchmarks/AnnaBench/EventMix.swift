@@ -3,11 +3,16 @@ import CoreJS
 
 /// The W1 event mix, used by every scenario.
 ///
-/// Event `k` goes to cell `k mod cellCount` (cell `c` is cell `c mod 20` of screen `c / 20`)
-/// and is, by `k mod 4`: `did-select`; `ana-appeared`; `ana-updated` with key-path `text`
-/// and value `'v' + (k mod 8)`; `scroll` with `{ x: k }`. Each event goes through the public
-/// ``Analyzing`` API, exactly as a host would record it.
+/// Event `k` goes to cell `k mod C` (cell `c` is cell `c mod 20` of screen `c / 20`), where
+/// `C` is ``cells`` (W1's `k mod 1000`) or fewer when the tree has fewer; W2's `cells=all`
+/// variants use every cell of the tree. By `k mod 4`, event `k` is: `did-select`;
+/// `ana-appeared`; `ana-updated` with key-path `text` and value `'v' + (k mod 8)`; `scroll`
+/// with `{ x: k }`. Each event goes through the public ``Analyzing`` API, exactly as a host
+/// would record it.
 enum EventMix {
+    /// The cells W1's events go to: event `k` to cell `k mod 1000`.
+    static let cells = 1_000
+
     /// What event `k` is.
     enum Kind: Int {
         case select, appeared, updated, scroll

@@ -37,7 +37,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("w2-events"), help: "W2 events per variant and run (quick 500,000; full 1,000,000).")
     var w2Events: Int?
 
-    @Option(name: .customLong("w2-nodes"), help: ArgumentHelp("W2 tree sizes in nodes, with 100 patterns (default 1000,10000,100000).", valueName: "n,n,…"))
+    @Option(name: .customLong("w2-nodes"), help: ArgumentHelp(
+        "W2 tree sizes in nodes, with 100 patterns; those above 1,000 also with events on every cell (default 1000,10000,100000).",
+        valueName: "n,n,…"))
     var w2Nodes: String?
 
     @Option(name: .customLong("w2-patterns"), help: ArgumentHelp("W2 pattern counts, on a 1000-node tree (default 10,100,1000,10000).", valueName: "n,n,…"))

@@ -75,25 +75,27 @@ struct ScenarioRunner {
     // MARK: - W2
 
     /// W2: the tree sizes at 100 patterns, then the pattern counts on the 1k-node tree (the
-    /// shared 1k/100 variant once); each variant `runs` times, round by round (every variant
-    /// once, then every variant again, …) so that the machine's slow minutes fall on all
-    /// variants alike and `relativeToReference` compares like with like.
+    /// shared 1k/100 variant once), all with W1's event mix (events on 1,000 cells); then the
+    /// trees larger than that with events on every cell (`cells=all`). Each variant runs
+    /// `runs` times, round by round (every variant once, then every variant again, …) so that
+    /// the machine's slow minutes fall on all variants alike and `relativeToReference`
+    /// compares like with like.
     private func runW2() throws {
-        var variants: [(nodes: Int, patterns: Int)] = sizes.w2Nodes.map { ($0, Self.w2TreePatterns) }
-        for patterns in sizes.w2Patterns where !variants.contains(where: { $0 == (Self.w2PatternNodes, patterns) }) {
-            variants.append((Self.w2PatternNodes, patterns))
+        var variants: [W2Variant] = sizes.w2Nodes.map { W2Variant(nodes: $0, patterns: Self.w2TreePatterns, everyCell: false) }
+        for patterns in sizes.w2Patterns where !variants.contains(W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false)) {
+            variants.append(W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false))
         }
+        variants += sizes.w2Nodes.filter { $0 > Self.w2PatternNodes }.map { W2Variant(nodes: $0, patterns: Self.w2TreePatterns, everyCell: true) }
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
         for run in 1...sizes.runs {
             for (position, variant) in variants.enumerated() {
-                let screens = max(1, Int((Double(variant.nodes - 2) / Double(BenchScreen.nodeCount)).rounded()))
                 let raw = try ChildProcess.measure([
-                    "throughput", "--screens", "\(screens)", "--tasks", TaskSet.scale.rawValue,
+                    "throughput", "--screens", "\(variant.screens)", "--tasks", TaskSet.scale.rawValue,
                     "--patterns", "\(variant.patterns)", "--events", "\(sizes.w2Events)",
-                ])
+                ] + (variant.everyCell ? ["--every-cell"] : []))
                 runs[position].append(raw)
                 output.progress(
-                    "W2 nodes=\(variant.nodes) patterns=\(variant.patterns) run \(run)/\(sizes.runs): "
+                    "W2 \(variant.name) run \(run)/\(sizes.runs): "
                         + "\(Output.grouped(raw.eventsPerSecond)) events/s, "
                         + "\(Output.grouped(raw.bytesPerNode)) B/node" + Self.noise(raw))
             }
@@ -101,7 +103,8 @@ struct ScenarioRunner {
         var lines: [ReportLine] = []
         for (position, variant) in variants.enumerated() {
             let runs = runs[position]
-            var line = header("W2", "nodes=\(variant.nodes),patterns=\(variant.patterns)")
+            var line = header("W2", variant.name)
+            line["cellsWithEvents"] = runs[0]["cellsWithEvents"]
             addThroughput(runs, to: &line)
             let registered = runs[0].number("registeredNodes")
             line["registeredNodes"] = .number(registered)
@@ -112,7 +115,8 @@ struct ScenarioRunner {
                 ? ["eventsPerSecond", "bytesPerNode"] : ["eventsPerSecond"]
             lines.append(line)
         }
-        let reference = lines.first { $0.string("variant") == "nodes=\(Self.w2PatternNodes),patterns=\(Self.w2TreePatterns)" }
+        let referenceName = W2Variant(nodes: Self.w2PatternNodes, patterns: Self.w2TreePatterns, everyCell: false).name
+        let reference = lines.first { $0.string("variant") == referenceName }
         for var line in lines {
             if let reference {
                 line["relativeToReference"] = .rounded(line.number("eventsPerSecond") / reference.number("eventsPerSecond"), 3)

@@ -12,7 +12,7 @@ import Foundation
 /// 3. Record `warmup` events of the same mix and flush (untimed): JavaScriptCore's
 ///    optimizing compilers finish meanwhile.
 /// 4. Time the machine gauge (``MachineSpeed``).
-/// 5. Start the clock, record every event on the cells through the public API, flush,
+/// 5. Start the clock, record every event on its cell through the public API, flush,
 ///    take the delegate's time of the last result, and check the result count. The share
 ///    of the CPUs other processes used meanwhile is reported too (``MachineLoad``).
 struct ThroughputMeasurement {
@@ -25,6 +25,8 @@ struct ThroughputMeasurement {
     var events: Int
     /// Events recorded before, untimed.
     var warmup: Int
+    /// Whether events go to every cell of the tree instead of the first ``EventMix/cells``.
+    var everyCell: Bool
     /// Where the module comes from.
     var module: ModuleChoice
 
@@ -42,7 +44,7 @@ struct ThroughputMeasurement {
         let registered = screens * BenchScreen.nodeCount
 
         let cells = rig.tree.cellAnalyzers
-        let cellCount = cells.count
+        let cellCount = everyCell ? cells.count : min(cells.count, EventMix.cells)
         for k in 0..<warmup {
             EventMix.record(k, on: cells[k % cellCount])
         }
@@ -63,6 +65,7 @@ struct ThroughputMeasurement {
         line["kind"] = "throughput"
         line["nodes"] = .number(Double(rig.tree.nodeCount))
         line["patterns"] = .number(Double(TaskGenerator.patternCount(tasks, screens: screens, patterns: patterns)))
+        line["cellsWithEvents"] = .number(Double(cellCount))
         line["events"] = .number(Double(events))
         line["warmupEvents"] = .number(Double(warmup))
         line["results"] = .number(Double(timedResults.total))  // what verify(expected) found

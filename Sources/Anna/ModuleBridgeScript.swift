@@ -40,6 +40,15 @@ enum ModuleBridgeScript {
   // The properties (or attributes) of every operation that has none: a node keeps its last
   // events' properties, and one shared object for the empty ones is that much less garbage.
   const NO_MEMBERS = Object.freeze({});
+  // Objects of one or two members whose values are interned strings, booleans or null recur
+  // (an `ana-updated` of a key path and a value seen before): one frozen object each, per
+  // table, found by the numbers that encode it. Dropped when their table starts over, or
+  // all at once when SHARED_LIMIT are kept.
+  const SHARED_LIMIT = 4096;
+  const sharedTables = [[new Map(), new Map()], [new Map(), new Map()]]; // [one member, two]
+  let currentTable = 0;
+  let shared = sharedTables[0];
+  let sharedCount = 0;
   // Nodes removed since the engine last collected garbage, and nodes alive. Once removed
   // nodes (closed screens) have outlived a young collection, only a full one frees them,
   // and the collector's own timers never run on the engine's queue (no run loop).
@@ -107,10 +116,64 @@ enum ModuleBridgeScript {
     }
   }
 
+  // A number for the member at `from` (key, tag, payload) if its value can be shared,
+  // else -1. Indexes stay below 2^26 (the table starts over at 2^16 strings).
+  function memberCode(from) {
+    const key = numbers[from], tag = numbers[from + 1];
+    if (key < 0) return -1;
+    if (tag === 1) {
+      const index = numbers[from + 2];
+      return index < 0 ? -1 : key * 67108864 + index + 8;
+    }
+    return tag >= 2 && tag <= 4 ? key * 67108864 + tag : -1;
+  }
+
   function object() {
     const count = numbers[at++];
     if (count < 0) return count === -1 ? null : value();
     if (count === 0) return NO_MEMBERS;
+    if (count <= 2) {
+      const first = memberCode(at);
+      if (first >= 0) {
+        const firstSize = memberSize(at);
+        if (count === 1) return sharedObject(shared[0], first, 1, firstSize);
+        const second = memberCode(at + firstSize);
+        if (second >= 0) {
+          let byFirst = shared[1].get(first);
+          if (byFirst === undefined) { byFirst = new Map(); shared[1].set(first, byFirst); }
+          return sharedObject(byFirst, second, 2, firstSize + memberSize(at + firstSize));
+        }
+      }
+    }
+    return members(count);
+  }
+
+  // How many numbers encode a shareable member (key, tag[, string]).
+  function memberSize(from) { return numbers[from + 1] === 1 ? 3 : 2; }
+
+  // The shared object at `code` in `map`, made from the next `count` members (`size`
+  // numbers) when missing.
+  function sharedObject(map, code, count, size) {
+    const found = map.get(code);
+    if (found !== undefined) {
+      at += size;
+      return found;
+    }
+    if (sharedCount >= SHARED_LIMIT) clearShared();
+    const made = Object.freeze(members(count));
+    map.set(code, made);
+    sharedCount++;
+    return made;
+  }
+
+  function clearShared() {
+    sharedTables[0] = [new Map(), new Map()];
+    sharedTables[1] = [new Map(), new Map()];
+    shared = sharedTables[currentTable];
+    sharedCount = 0;
+  }
+
+  function members(count) {
     const result = {};
     for (let index = 0; index < count; index++) {
       const key = string(numbers[at++]);
@@ -124,8 +187,13 @@ enum ModuleBridgeScript {
   // whether the nodes removed since the last true call make a full collection worth its cost.
   function apply(batch, length, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
-    if (reset) tables[table] = [];
+    currentTable = table;
+    if (reset) {
+      tables[table] = [];
+      clearShared();
+    }
     strings = tables[table];
+    shared = sharedTables[table];
     if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
     literals = batchLiterals === null ? [] : batchLiterals;
     base = literalBase;

@@ -3,7 +3,7 @@ import CoreJS
 import Foundation
 import Testing
 
-@Suite("Bridge memory: shared empty properties, collections after removed nodes")
+@Suite("Bridge memory: shared properties, collections after removed nodes")
 struct BridgeMemoryTests {
     /// A core of its own that returns, per event, what it was handed as properties.
     static let propertiesCore = """
@@ -40,6 +40,97 @@ struct BridgeMemoryTests {
             ["keys": ["x"], "frozen": false, "sameAsPrevious": false],
             ["keys": ["x"], "frozen": false, "sameAsPrevious": false],
         ])
+    }
+
+    /// A core that returns, per event, its properties and whether it was handed this very
+    /// object before for the same content.
+    static let sharingCore = """
+        module.exports = function Module(receive) {
+          const seen = new Map();
+          return {
+            registerNode() {},
+            deregisterNodes() { return 1; },
+            recordEvent(name, properties) {
+              const text = JSON.stringify(properties);
+              const before = seen.get(text);
+              seen.set(text, properties);
+              receive({ properties, frozen: Object.isFrozen(properties), sameAsBefore: before === properties });
+            },
+            logSnapshot() {},
+            snapshot() { return ''; },
+          };
+        };
+        """
+
+    /// Records `properties` on node 1 of a fresh sharing-core engine, then returns what the core saw.
+    static func sharing(_ properties: [JSONValue]) throws -> [JSONValue] {
+        var results: [JSONValue] = []
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": sharingCore]) { results.append($0.value) }
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        for value in properties { try engine.recordEvent(name: "ana-updated", properties: value, nodeID: NodeID(1)) }
+        return results
+    }
+
+    @Test("one or two members of interned strings, booleans or null: one frozen object per content")
+    func sharedSmallProperties() throws {
+        let update: JSONValue = ["key-path": "text", "value": "v1"]
+        let long = JSONValue.string(String(repeating: "x", count: OperationEncoder.internLimit + 1))
+        let results = try Self.sharing([
+            update, update, ["key-path": "text", "value": "v2"], ["value": "v1", "key-path": "text"],
+            ["on": true], ["on": true], ["on": .null], ["on": .null],
+            ["x": 1], ["x": 1], ["text": long], ["text": long],
+            ["a": "1", "b": "2", "c": "3"], ["a": "1", "b": "2", "c": "3"],
+        ])
+        #expect(results.map { $0["sameAsBefore"] } == [
+            false, true, false, false,  // the same key path and value; another value; another order
+            false, true, false, true,  // booleans and null
+            false, false, false, false,  // numbers and strings too long to intern are not shared
+            false, false,  // nor three members
+        ])
+        #expect(results.map { $0["frozen"] } == [true, true, true, true, true, true, true, true, false, false, false, false, false, false])
+        #expect(results.map { $0["properties"] } == [
+            update, update, ["key-path": "text", "value": "v2"], ["value": "v1", "key-path": "text"],
+            ["on": true], ["on": true], ["on": .null], ["on": .null],
+            ["x": 1], ["x": 1], ["text": long], ["text": long],
+            ["a": "1", "b": "2", "c": "3"], ["a": "1", "b": "2", "c": "3"],
+        ])
+    }
+
+    @Test("shared objects are bounded: after 4,096 others, a content gets a new object")
+    func sharedPropertiesBounded() throws {
+        let first: JSONValue = ["value": "first"]
+        let others = (0..<4_096).map { JSONValue.object(["value": .string("v\($0)")]) }
+        let results = try Self.sharing([first, first] + others + [first])
+        #expect(results[1]["sameAsBefore"] == true)
+        #expect(results.last?["sameAsBefore"] == false)
+        #expect(results.last?["properties"] == first)
+    }
+
+    @Test("when the interned table starts over, shared objects go with it")
+    func sharedPropertiesAfterTableReset() throws {
+        // Both phases intern "n", "v" and a value first, so `{ v: "b" }` gets the numbers
+        // `{ v: "a" }` had. Event names in between fill the table, so the second phase starts
+        // it over; a shared object kept across would give the core `{ v: "a" }` again.
+        var received: [JSONValue] = []
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore]) { received.append($0.value["properties"] ?? .undefined) }
+        let fail = { (position: Int, error: AnalyticsError) -> Void in Issue.record("operation \(position): \(error)") }
+        func phase(node: Int, value: String) {
+            engine.apply([
+                TimedOperation(.register(id: NodeID(node), parent: node == 1 ? nil : NodeID(1), name: "n", index: nil, namespace: nil, attributes: nil)),
+                TimedOperation(.event(id: NodeID(node), name: "v", properties: ["v": .string(value)])),
+            ], onError: fail)
+        }
+        phase(node: 1, value: "a")
+        var names = 3
+        while names < OperationEncoder.tableLimit {  // one batch per call: the table starts over with the next call
+            let count = min(AnalyticsEngine.maximumBatchSize, OperationEncoder.tableLimit - names)
+            engine.apply((names..<names + count).map { TimedOperation(.event(id: NodeID(1), name: "e\($0)", properties: .null)) }, onError: fail)
+            names += count
+        }
+        phase(node: 2, value: "b")
+        #expect(received.count == OperationEncoder.tableLimit - 1)
+        #expect(received.first == ["v": "a"])
+        #expect(received.last == ["v": "b"])
     }
 
     @Test("a full collection runs once the nodes removed are at least 1,000 and as many as remain")

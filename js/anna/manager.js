@@ -98,7 +98,7 @@ class Manager {
     }
     node._record(name, props, this._now());
 
-    const tasks = this._tasks.tasksFor(node, name);
+    const { tasks, metas } = this._tasks.tasksFor(node, name);
     let failures = null;
     for (let i = 0; i < tasks.length; i += 1) {
       const task = tasks[i];
@@ -119,7 +119,7 @@ class Manager {
         continue;
       }
       if (result !== undefined) {
-        this._receive(result, { task: task.text, path: node.path, event: name });
+        this._receive(result, metas[i]);
       }
     }
     if (failures !== null) throw taskFailure(failures);

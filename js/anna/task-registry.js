@@ -11,10 +11,25 @@
 // that path (a thousand cells of one list cost one computation), and stale once the
 // bucket's tasks change (each change gives the bucket a new stamp). A node's path never
 // changes after it is registered. Arrays handed out are never mutated.
+//
+// The cache holds the matched tasks with their metas ({ task, path, event }, frozen): the
+// same for every result of a task on one path, so no result allocates one.
 
 const { acceptsNode } = require('./pattern');
 
 const NONE = Object.freeze([]);
+
+/** The tasks matching one path and event, in load order, and the meta of each one's results. */
+class MatchedTasks {
+  constructor(tasks, path, event) {
+    this.tasks = tasks;
+    this.metas = tasks === NONE ? NONE
+      : Object.freeze(tasks.map((task) => Object.freeze({ task: task.text, path, event })));
+    Object.freeze(this);
+  }
+}
+
+const NO_MATCHES = new MatchedTasks(NONE, '', '');
 
 class TaskRegistry {
   constructor() {
@@ -110,19 +125,24 @@ class TaskRegistry {
     return count;
   }
 
-  /** The tasks for `event` on `node`, in load order. Hot path: cached per path and event. */
+  /**
+   * The tasks for `event` on `node`, in load order, with their metas (a MatchedTasks).
+   * Hot path: cached per path and event.
+   */
   tasksFor(node, event) {
     const bucket = this._buckets.get(event);
-    if (bucket === undefined) return NONE;
-    const lists = node._shared.taskLists;
+    if (bucket === undefined) return NO_MATCHES;
+    const shared = node._shared;
+    const lists = shared.taskLists;
     const at = 2 * bucket.slot;
     if (lists[at] === bucket.stamp) return lists[at + 1];
     this._computed += 1;
     const tasks = this._collect(node, bucket);
+    const matched = tasks === NONE ? NO_MATCHES : new MatchedTasks(tasks, shared.path, event);
     while (lists.length < at) lists.push(undefined); // no holes
     lists[at] = bucket.stamp;
-    lists[at + 1] = tasks;
-    return tasks;
+    lists[at + 1] = matched;
+    return matched;
   }
 
   _collect(node, bucket) {

@@ -33,6 +33,28 @@ module.exports = {
     ]);
   },
 
+  'results of one task on one path share one frozen meta; other paths and tasks have their own'() {
+    const { manager, results } = scripted((match) => {
+      match('cell/did-select', (node) => node.index);
+      match('did-select', () => 'any');
+    });
+    manager.registerNode(1, null, 'root');
+    manager.registerNode(2, 1, 'list');
+    manager.registerNode(3, 2, 'cell', 0);
+    manager.registerNode(4, 2, 'cell', 1);
+    manager.registerNode(5, 1, 'other');
+    manager.registerNode(6, 5, 'cell', 2);
+    for (const id of [3, 4, 6]) manager.recordEvent('did-select', null, id);
+    const metas = results.map((r) => r.meta);
+    assert.equal(metas.length, 6);
+    assert.ok(metas.every((meta) => Object.isFrozen(meta)), 'frozen: no receiver can change what others see');
+    assert.ok(metas[0] === metas[2], 'cells 0 and 1 of /list: one meta for cell/did-select');
+    assert.ok(metas[1] === metas[3], 'and one for did-select');
+    assert.ok(metas[0] !== metas[1], 'two tasks, two metas');
+    assert.ok(metas[0] !== metas[4], 'another path, another meta');
+    assert.deepEqual(metas[4], { task: 'cell/did-select', path: '/other/cell', event: 'did-select' });
+  },
+
   'a task receives the node the event happened on'() {
     let seen = null;
     const { manager } = scripted((match) => match('tap', function (node) {
