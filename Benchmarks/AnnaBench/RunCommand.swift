@@ -38,7 +38,7 @@ struct RunCommand: AsyncParsableCommand {
     var w2Events: Int?
 
     @Option(name: .customLong("w2-nodes"), help: ArgumentHelp(
-        "W2 tree sizes in nodes, with 100 patterns; those above 1,000 also with events on every cell (default 1000,10000,100000).",
+        "W2 tree sizes in nodes, with 100 patterns; those of more than 1,000 cells also with events on every cell (default 1000,10000,100000).",
         valueName: "n,n,…"))
     var w2Nodes: String?
 

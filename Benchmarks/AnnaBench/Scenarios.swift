@@ -76,7 +76,7 @@ struct ScenarioRunner {
 
     /// W2: the tree sizes at 100 patterns, then the pattern counts on the 1k-node tree (the
     /// shared 1k/100 variant once), all with W1's event mix (events on 1,000 cells); then the
-    /// trees larger than that with events on every cell (`cells=all`). Each variant runs
+    /// trees with more cells than that with events on every cell (`cells=all`). Each variant runs
     /// `runs` times, round by round (every variant once, then every variant again, …) so that
     /// the machine's slow minutes fall on all variants alike and `relativeToReference`
     /// compares like with like.
@@ -85,7 +85,8 @@ struct ScenarioRunner {
         for patterns in sizes.w2Patterns where !variants.contains(W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false)) {
             variants.append(W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false))
         }
-        variants += sizes.w2Nodes.filter { $0 > Self.w2PatternNodes }.map { W2Variant(nodes: $0, patterns: Self.w2TreePatterns, everyCell: true) }
+        variants += sizes.w2Nodes.map { W2Variant(nodes: $0, patterns: Self.w2TreePatterns, everyCell: true) }
+            .filter { $0.screens * BenchScreen.cellCount > EventMix.cells }
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
         for run in 1...sizes.runs {
             for (position, variant) in variants.enumerated() {
@@ -104,8 +105,8 @@ struct ScenarioRunner {
         for (position, variant) in variants.enumerated() {
             let runs = runs[position]
             var line = header("W2", variant.name)
-            line["cellsWithEvents"] = runs[0]["cellsWithEvents"]
             addThroughput(runs, to: &line)
+            line["cellsWithEvents"] = runs[0]["cellsWithEvents"]
             let registered = runs[0].number("registeredNodes")
             line["registeredNodes"] = .number(registered)
             line["registrationNsPerNode"] = .rounded(Stats.median(runs.map { $0.number("registrationSeconds") * 1e9 / registered }))

@@ -2,6 +2,7 @@
 struct W2Variant: Equatable {
     /// Nodes, nominal (the tree has the nearest whole number of screens).
     var nodes: Int
+    /// Patterns in the scale task set.
     var patterns: Int
     /// Events on every cell of the tree instead of W1's 1,000.
     var everyCell: Bool

@@ -40,10 +40,10 @@ enum ModuleBridgeScript {
   // The properties (or attributes) of every operation that has none: a node keeps its last
   // events' properties, and one shared object for the empty ones is that much less garbage.
   const NO_MEMBERS = Object.freeze({});
-  // Objects of one or two members whose values are interned strings, booleans or null recur
-  // (an `ana-updated` of a key path and a value seen before): one frozen object each, per
-  // table, found by the numbers that encode it. Dropped when their table starts over, or
-  // all at once when SHARED_LIMIT are kept.
+  // Event properties of one or two members whose values are interned strings, booleans or
+  // null recur (an `ana-updated` of a key path and a value seen before): one frozen object
+  // each, per table, found by the numbers that encode it. Dropped when their table starts
+  // over, or all at once when SHARED_LIMIT are kept.
   const SHARED_LIMIT = 4096;
   const sharedTables = [[new Map(), new Map()], [new Map(), new Map()]]; // [one member, two]
   let currentTable = 0;
@@ -117,32 +117,33 @@ enum ModuleBridgeScript {
   }
 
   // A number for the member at `from` (key, tag, payload) if its value can be shared,
-  // else -1. Indexes stay below 2^26 (the table starts over at 2^16 strings).
+  // else -1: the key's index times MEMBER_SPAN plus the value's code (its tag for true,
+  // false and null; its string index plus 8 for a string). The table starts over at 2^16
+  // strings; a batch that adds past MEMBER_SPAN is not shared.
+  const MEMBER_SPAN = 67108864; // 2^26: two codes stay below 2^53
   function memberCode(from) {
     const key = numbers[from], tag = numbers[from + 1];
-    if (key < 0) return -1;
+    if (key < 0 || key >= MEMBER_SPAN) return -1;
     if (tag === 1) {
       const index = numbers[from + 2];
-      return index < 0 ? -1 : key * 67108864 + index + 8;
+      return index < 0 || index >= MEMBER_SPAN - 8 ? -1 : key * MEMBER_SPAN + index + 8;
     }
-    return tag >= 2 && tag <= 4 ? key * 67108864 + tag : -1;
+    return tag >= 2 && tag <= 4 ? key * MEMBER_SPAN + tag : -1;
   }
 
-  function object() {
+  // An object of `count` members; shared when `share` and its members allow (events only:
+  // registrations are few, and their attributes stay the core's to keep).
+  function object(share) {
     const count = numbers[at++];
     if (count < 0) return count === -1 ? null : value();
     if (count === 0) return NO_MEMBERS;
-    if (count <= 2) {
+    if (share && count <= 2) {
       const first = memberCode(at);
       if (first >= 0) {
         const firstSize = memberSize(at);
-        if (count === 1) return sharedObject(shared[0], first, 1, firstSize);
+        if (count === 1) return sharedObject(first, -1, firstSize);
         const second = memberCode(at + firstSize);
-        if (second >= 0) {
-          let byFirst = shared[1].get(first);
-          if (byFirst === undefined) { byFirst = new Map(); shared[1].set(first, byFirst); }
-          return sharedObject(byFirst, second, 2, firstSize + memberSize(at + firstSize));
-        }
+        if (second >= 0) return sharedObject(first, second, firstSize + memberSize(at + firstSize));
       }
     }
     return members(count);
@@ -151,17 +152,29 @@ enum ModuleBridgeScript {
   // How many numbers encode a shareable member (key, tag[, string]).
   function memberSize(from) { return numbers[from + 1] === 1 ? 3 : 2; }
 
-  // The shared object at `code` in `map`, made from the next `count` members (`size`
-  // numbers) when missing.
-  function sharedObject(map, code, count, size) {
-    const found = map.get(code);
+  // The shared object of member codes `first` and `second` (-1: one member), made from the
+  // next `size` numbers when missing.
+  function sharedObject(first, second, size) {
+    let found;
+    if (second < 0) {
+      found = shared[0].get(first);
+    } else {
+      const bySecond = shared[1].get(first);
+      found = bySecond === undefined ? undefined : bySecond.get(second);
+    }
     if (found !== undefined) {
       at += size;
       return found;
     }
     if (sharedCount >= SHARED_LIMIT) clearShared();
-    const made = Object.freeze(members(count));
-    map.set(code, made);
+    const made = Object.freeze(members(second < 0 ? 1 : 2));
+    if (second < 0) {
+      shared[0].set(first, made);
+    } else {
+      let bySecond = shared[1].get(first);
+      if (bySecond === undefined) { bySecond = new Map(); shared[1].set(first, bySecond); }
+      bySecond.set(second, made);
+    }
     sharedCount++;
     return made;
   }
@@ -204,12 +217,12 @@ enum ModuleBridgeScript {
       time = numbers[at++];
       try {
         if (code === 1) {
-          const node = id(), name = string(numbers[at++]), properties = object();
+          const node = id(), name = string(numbers[at++]), properties = object(true);
           manager.recordEvent(name, properties, node);
         } else if (code === 0) {
           const node = id(), parent = id(), name = string(numbers[at++]);
           const index = numbers[at++], namespace = numbers[at++];
-          const attributes = object();
+          const attributes = object(false);
           manager.registerNode(node, parent, name, index === index ? index : null,
             namespace === namespace ? string(namespace) : null, attributes);
           liveNodes++;

@@ -25,7 +25,7 @@ struct BridgeMemoryTests {
         };
         """
 
-    @Test("events without properties share one frozen empty object; others get their own")
+    @Test("events without properties share one frozen empty object; events with numbers get their own")
     func sharedEmptyProperties() throws {
         var results: [JSONValue] = []
         let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.propertiesCore]) { results.append($0.value) }
@@ -48,7 +48,9 @@ struct BridgeMemoryTests {
         module.exports = function Module(receive) {
           const seen = new Map();
           return {
-            registerNode() {},
+            registerNode(id, parent, name, index, namespace, attributes) {
+              if (attributes && Object.keys(attributes).length > 0) receive({ attributes, frozen: Object.isFrozen(attributes) });
+            },
             deregisterNodes() { return 1; },
             recordEvent(name, properties) {
               const text = JSON.stringify(properties);
@@ -74,36 +76,42 @@ struct BridgeMemoryTests {
     @Test("one or two members of interned strings, booleans or null: one frozen object per content")
     func sharedSmallProperties() throws {
         let update: JSONValue = ["key-path": "text", "value": "v1"]
-        let long = JSONValue.string(String(repeating: "x", count: OperationEncoder.internLimit + 1))
-        let results = try Self.sharing([
+        let long = String(repeating: "x", count: OperationEncoder.internLimit + 1)
+        let sent: [JSONValue] = [
             update, update, ["key-path": "text", "value": "v2"], ["value": "v1", "key-path": "text"],
             ["on": true], ["on": true], ["on": .null], ["on": .null],
-            ["x": 1], ["x": 1], ["text": long], ["text": long],
+            ["x": 1], ["x": 1], ["text": .string(long)], ["text": .string(long)], [long: "a"], [long: "a"],
             ["a": "1", "b": "2", "c": "3"], ["a": "1", "b": "2", "c": "3"],
-        ])
+        ]
+        let results = try Self.sharing(sent)
         #expect(results.map { $0["sameAsBefore"] } == [
             false, true, false, false,  // the same key path and value; another value; another order
             false, true, false, true,  // booleans and null
-            false, false, false, false,  // numbers and strings too long to intern are not shared
+            false, false, false, false, false, false,  // numbers, and strings too long to intern, are not shared
             false, false,  // nor three members
         ])
-        #expect(results.map { $0["frozen"] } == [true, true, true, true, true, true, true, true, false, false, false, false, false, false])
-        #expect(results.map { $0["properties"] } == [
-            update, update, ["key-path": "text", "value": "v2"], ["value": "v1", "key-path": "text"],
-            ["on": true], ["on": true], ["on": .null], ["on": .null],
-            ["x": 1], ["x": 1], ["text": long], ["text": long],
-            ["a": "1", "b": "2", "c": "3"], ["a": "1", "b": "2", "c": "3"],
-        ])
+        #expect(results.map { $0["frozen"] } == [true, true, true, true, true, true, true, true] + Array(repeating: false, count: 8))
+        #expect(results.map { $0["properties"] } == sent)
     }
 
-    @Test("shared objects are bounded: after 4,096 others, a content gets a new object")
+    @Test("registration attributes are never shared: the core gets its own object each time")
+    func attributesNotShared() throws {
+        var results: [JSONValue] = []
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore]) { results.append($0.value) }
+        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__", attributes: ["title": "a"])
+        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "n", attributes: ["title": "a"])
+        #expect(results == [["attributes": ["title": "a"], "frozen": false], ["attributes": ["title": "a"], "frozen": false]])
+    }
+
+    @Test("shared objects are bounded: after 4,096 others, a content of one or two members gets a new object")
     func sharedPropertiesBounded() throws {
-        let first: JSONValue = ["value": "first"]
+        let one: JSONValue = ["value": "first"], two: JSONValue = ["key-path": "k", "value": "first"]
         let others = (0..<4_096).map { JSONValue.object(["value": .string("v\($0)")]) }
-        let results = try Self.sharing([first, first] + others + [first])
+        let results = try Self.sharing([one, one, two, two] + others + [one, two])
         #expect(results[1]["sameAsBefore"] == true)
-        #expect(results.last?["sameAsBefore"] == false)
-        #expect(results.last?["properties"] == first)
+        #expect(results[3]["sameAsBefore"] == true)
+        #expect(results.suffix(2).map { $0["sameAsBefore"] } == [false, false])
+        #expect(results.suffix(2).map { $0["properties"] } == [one, two])
     }
 
     @Test("when the interned table starts over, shared objects go with it")
