@@ -10,7 +10,8 @@ class SharedPath {
     this.count = 0; // nodes holding it
     // Filled by the task registry: per event bucket, at 2 * its slot the bucket's stamp when
     // the tasks were collected (a list with an old stamp is stale), at 2 * slot + 1 the tasks
-    // for this path. One array: an event reads one object here.
+    // for this path with their results' metas (a MatchedTasks). One array: an event reads one
+    // object here.
     this.taskLists = [];
   }
 }
