@@ -13,16 +13,13 @@ import Foundation
 /// The rig keeps the tree (its analyzers) and the workspace (the temporary module folder)
 /// alive as long as it lives itself.
 final class BenchRig {
-    /// Screen registration: clock readings (``MonotonicClock``) and resident memory
+    /// Screen registration: its time (``MonotonicClock``) and resident memory
     /// (``MemorySampler``) around it.
     struct Registration {
-        var start: UInt64
-        var end: UInt64
+        /// From just before the screens were registered to the flush that followed.
+        var seconds: Double
         var residentBefore: Int
         var residentAfter: Int
-
-        /// From just before the screens were registered to the flush that followed.
-        var seconds: Double { MonotonicClock.seconds(from: start, to: end) }
     }
 
     let manager: Manager
@@ -50,7 +47,8 @@ final class BenchRig {
         await manager.flush()
         let end = MonotonicClock.now()
         registration = Registration(
-            start: start, end: end, residentBefore: residentBefore, residentAfter: try MemorySampler.residentBytes())
+            seconds: MonotonicClock.seconds(from: start, to: end), residentBefore: residentBefore,
+            residentAfter: try MemorySampler.residentBytes())
     }
 
     /// Throws unless the results so far are exactly `expected` and no error was reported.

@@ -153,12 +153,6 @@ enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
 
     /// The scenarios chosen, in order.
     var scenarios: [Scenario] {
-        switch self {
-        case .w1: return [.w1]
-        case .w2: return [.w2]
-        case .w3: return [.w3]
-        case .w4: return [.w4]
-        case .all: return Scenario.allCases
-        }
+        Scenario(rawValue: rawValue).map { [$0] } ?? Scenario.allCases
     }
 }

@@ -82,8 +82,9 @@ struct ScenarioRunner {
     /// compares like with like.
     private func runW2() throws {
         var variants: [W2Variant] = sizes.w2Nodes.map { W2Variant(nodes: $0, patterns: Self.w2TreePatterns, everyCell: false) }
-        for patterns in sizes.w2Patterns where !variants.contains(W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false)) {
-            variants.append(W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false))
+        for patterns in sizes.w2Patterns {
+            let variant = W2Variant(nodes: Self.w2PatternNodes, patterns: patterns, everyCell: false)
+            if !variants.contains(variant) { variants.append(variant) }
         }
         variants += sizes.w2Nodes.map { W2Variant(nodes: $0, patterns: Self.w2TreePatterns, everyCell: true) }
             .filter { $0.screens * BenchScreen.cellCount > EventMix.cells }

@@ -10,12 +10,13 @@ enum EventProperties: Sendable {
     /// Attributes, sent as an object with the keys sorted (for a stable order).
     case attributes([String: JSONValue])
 
-    /// Calls `body` with each member of the object the properties stand for, in order
-    /// (for ``value(_:)``, which is sent as it is, none).
+    /// Calls `body` with each member of the object the properties stand for, in order (for
+    /// ``value(_:)``, the members of an object; none for any other value).
     func forEachMember(_ body: (String, JSONValue) -> Void) {
         switch self {
-        case .value:
-            return
+        case let .value(value):
+            guard case let .object(members) = value else { return }
+            for (key, member) in members { body(key, member) }
         case let .update(keyPath, value):
             body("key-path", .string(keyPath))
             if let value { body("value", value) }

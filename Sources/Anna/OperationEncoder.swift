@@ -71,10 +71,9 @@ struct OperationEncoder {
         beginOperation(code: 1, time: time)
         encode(id)
         append(Double(string(name)))
-        if case let .value(value) = properties {
-            encodeObject(value)
-        } else {
-            encodeMembers(properties.forEachMember)
+        switch properties {
+        case let .value(value): encodeObject(value)  // null and non-objects have their own codes
+        case .update, .attributes: encodeMembers(properties.forEachMember)
         }
     }
 

@@ -15,8 +15,6 @@ struct WorkChunk: Sendable {
     /// Tasks in order; each runs after the operations before `position` and before the rest.
     var tasks: [(position: Int, task: ScriptTask)] = []
 
-    var count: Int { operations.count + tasks.count }
-
     mutating func removeAll() {
         operations.removeAll()
         tasks.removeAll(keepingCapacity: true)
@@ -25,8 +23,8 @@ struct WorkChunk: Sendable {
 
 /// The manager's queue between the threads that send work and its script queue.
 ///
-/// Operations are encoded as they arrive (see ``OperationEncoder``), so the sending threads
-/// share that work and the script queue only copies numbers into JavaScript. Work fills a
+/// Operations are encoded as they arrive (see ``OperationEncoder``), on the sending threads
+/// under the queue's lock, so the script queue only copies numbers into JavaScript. Work fills a
 /// chunk of at most ``chunkSize`` items; full chunks wait in order. The script
 /// queue takes one chunk at a time and gives it back emptied, so a steady stream reuses a
 /// few buffers instead of growing (and page-faulting in) one as large as the backlog, and
@@ -46,6 +44,7 @@ struct WorkQueue: Sendable {
     /// Whether a drain is scheduled or running (it runs until the queue is empty).
     private var drainScheduled = false
 
+    /// Items in the chunk being filled: its operations are the encoder's batch.
     private var fillingCount: Int { encoder.batch.count + fillingTasks.count }
 
     mutating func append(_ operation: ModuleOperation, time: Double) {

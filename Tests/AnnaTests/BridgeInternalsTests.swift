@@ -46,7 +46,7 @@ struct BridgeInternalsTests {
         var table = StringTableMirror()
         while var chunk = queue.takeChunk() {
             chunks += 1
-            #expect(chunk.count <= WorkQueue.chunkSize)
+            #expect(chunk.operations.count + chunk.tasks.count <= WorkQueue.chunkSize)
             table.add(chunk.operations)
             let decoder = OperationDecoder(batch: chunk.operations, table: table)
             var start = 0

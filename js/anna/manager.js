@@ -108,14 +108,8 @@ class Manager {
         result = fn(node);
       } catch (error) {
         if (failures === null) failures = [];
-        failures.push({
-          task: task.text,
-          path: node.path,
-          event: name,
-          file: task.file,
-          message: messageOf(error),
-          stack: stackOf(error),
-        });
+        const failure = { file: task.file, message: messageOf(error), stack: stackOf(error) };
+        failures.push(Object.assign({}, metas[i], failure)); // task, path, event first
         continue;
       }
       if (result !== undefined) {

@@ -22,9 +22,8 @@ function sameKeyPath(a, b) {
 
 /** Whether an `ana-updated` value differs from the one kept (null and undefined are one). */
 function sameValue(a, b) {
-  if (a === b) return true;
+  if (sameKeyPath(a, b)) return true; // also NaN
   if (a == null || b == null) return a == null && b == null;
-  if (a !== a && b !== b) return true; // NaN
   if (typeof a !== 'object' || typeof b !== 'object') return false;
   try {
     return JSON.stringify(a) === JSON.stringify(b);
