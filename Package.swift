@@ -37,16 +37,19 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
-            resources: [.copy("../../js/anna")]
+            // The core lives at the top of the repository (js/anna, beside its tests' fixtures and
+            // the docs that describe it); SwiftPM copies a resource from outside the target's
+            // folder when given its relative path.
+            resources: [.copy("../../js/anna"), .copy("Bridge/module-bridge.js")]
         ),
         .testTarget(name: "CoreJSTests", dependencies: ["CoreJS"]),
         .testTarget(
             name: "AnnaTests",
             dependencies: ["Anna", "CoreJS"],
-            resources: [.copy("JSCore"), .copy("../../fixtures")]
+            resources: [.copy("js-anna"), .copy("../../fixtures")]
         ),
         // A headless UIKit-like responder kit (application, views, controllers, tables) over Anna.
-        .target(name: "AnnaKit", dependencies: ["Anna", "CoreJS"]),
+        .target(name: "AnnaKit", dependencies: ["Anna"]),
         .testTarget(
             name: "AnnaKitTests",
             dependencies: ["AnnaKit", "Anna", "CoreJS"],

@@ -50,7 +50,7 @@ final class ModuleWorkspace {
         temporaryFolder = nil
         moduleURL = URL(fileURLWithPath: modulePath, isDirectory: true)
         dependency = Manager.Dependency(
-            fileManager: ReplacedTaskFolder(taskFolder: modulePath + "/" + taskFolderName, index: tasks),
+            fileAccess: ReplacedTaskFolder(taskFolder: modulePath + "/" + taskFolderName, index: tasks),
             standardOutput: FileHandleOutputSink.standardError,
             additionalAllowedRoots: [moduleURL.deletingLastPathComponent()] + allowedRoots)
     }

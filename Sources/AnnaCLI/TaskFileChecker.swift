@@ -32,13 +32,9 @@ struct TaskFileChecker {
         var report = FileReport()
         // Modules are known by their real paths; errors and stacks name those.
         let file = LocalFileAccess().canonicalPath(file)
-        let core = BundledCore.folderURL.path
         do {
-            let runtime = try CommonJSRuntime(
-                context: JavaScriptContext(executionTimeLimit: timeLimit),
-                configuration: .init(
-                    searchPaths: [ModulePath.directory(of: core)], allowedRoots: [taskFolder, core],
-                    console: Console(output: MemoryOutputSink()), baseDirectory: taskFolder))
+            let runtime = try RuntimeConfiguration(executionTimeLimit: timeLimit, console: Console(output: MemoryOutputSink()))
+                .makeRuntime(confinedTo: taskFolder)
             let checkTaskFile = try runtime.require("anna").property("checkTaskFile")
             let found = try checkTaskFile.call([runtime.context.makeValue(.string(file))]).toJSON()
             for entry in found["patterns"]?.arrayValue ?? [] {

@@ -3,8 +3,8 @@ import Foundation
 /// Paths of the analytics modules the tests load.
 enum Fixtures {
     static let resources = Bundle.module.resourceURL!
-    /// The shop module of the JS core tests (`Tests/AnnaTests/JSCore/fixtures/shop`).
-    static let shopModule = resources.appendingPathComponent("JSCore/fixtures/shop")
+    /// The shop module of the JS core tests (`Tests/AnnaTests/js-anna/fixtures/shop`).
+    static let shopModule = resources.appendingPathComponent("js-anna/fixtures/shop")
     /// The repository's `fixtures/` folder (copied as a resource).
     static let repositoryFixtures = resources.appendingPathComponent("fixtures")
     /// A module built on a minimal hand-written core that follows only the protocol.

@@ -16,7 +16,7 @@ struct ManagerTests {
     ) -> (Manager, RecordingDelegate, HostApplication) {
         let manager = Manager(
             moduleURL: URL(fileURLWithPath: "/m"),
-            dependency: .init(debug: debug, fileManager: files ?? moduleFiles(tasks: tasks), standardOutput: output))
+            dependency: .init(debug: debug, fileAccess: files ?? moduleFiles(tasks: tasks), standardOutput: output))
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         return (manager, delegate, HostApplication(manager: manager))

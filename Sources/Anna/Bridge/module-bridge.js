@@ -1,23 +1,45 @@
-/// The JavaScript half of the bridge between ``AnalyticsEngine`` and a module's manager.
-///
-/// It relies only on the module protocol, so it drives any core. Swift hands it batches of
-/// operations as numbers in one reused `Float64Array` (see ``OperationEncoder``), the
-/// strings they add to one of two interned tables (the engine's encoder's and the
-/// manager's) and their literals. It calls the manager once per operation, catching errors
-/// per operation, and collects results (with their meta, interned) until Swift takes them
-/// as one JSON text. It counts the nodes registered and removed, so the engine knows when
-/// removed nodes are worth a full garbage collection.
-enum ModuleBridgeScript {
-    static let sourceURL = "anna:module-bridge.js"
-
-    static let source = #"""
-(function () {
+// The JavaScript half of the bridge between the host (Swift's ModuleBridge) and a module's
+// manager. It relies only on the module protocol, so it drives any core.
+//
+// Swift hands it batches of operations as numbers in one reused Float64Array, the strings
+// they add to an interned table (one per Swift encoder) and their literals. It calls the
+// manager once per operation, catching errors per operation, and collects results (with
+// their meta, interned) until Swift takes them, with the metas and errors, in one call. It
+// counts the nodes registered and removed, so the engine knows when removed nodes are worth
+// a full garbage collection.
+//
+// The codes of the wire format come from `wire` (Swift's BridgeWire.table): no number of the
+// format is written here.
+(function (wire) {
   'use strict';
+  const wireNames = [];
+  function code(group, name) {
+    const value = wire !== null && typeof wire === 'object' && wire[group] !== null && typeof wire[group] === 'object'
+      ? wire[group][name] : undefined;
+    if (typeof value !== 'number') throw new TypeError('the bridge wire table has no number ' + group + '.' + name);
+    wireNames.push(group + '.' + name);
+    return value;
+  }
+  const OP_REGISTER = code('operation', 'register');
+  const OP_EVENT = code('operation', 'event');
+  const OP_DEREGISTER = code('operation', 'deregister');
+  const ID_ABSENT = code('idKind', 'absent');
+  const ID_PLAIN = code('idKind', 'plain');
+  const ID_KEYED = code('idKind', 'keyed');
+  const TAG_NUMBER = code('valueTag', 'number');
+  const TAG_STRING = code('valueTag', 'string');
+  const TAG_TRUE = code('valueTag', 'true');
+  const TAG_FALSE = code('valueTag', 'false');
+  const TAG_NULL = code('valueTag', 'null');
+  const TAG_JSON = code('valueTag', 'json');
+  const OBJECT_NULL = code('objectHeader', 'null');
+  const OBJECT_VALUE = code('objectHeader', 'value');
+
   let manager = null;
   let time = NaN;
   let operation = 0;
-  const tables = [[], []];
-  let strings = tables[0];
+  const tables = []; // by table slot: one per Swift encoder
+  let strings = [];
   let literals = [];
   let base = 0; // the batch index of literals[0]
   let numbers = null;
@@ -36,7 +58,6 @@ enum ModuleBridgeScript {
   let recentNext = 0;
   let lastPath = null;
   let lastPathMetas = null;
-  let slow = [];
   // The properties (or attributes) of every operation that has none: a node keeps its last
   // events' properties, and one shared object for the empty ones is that much less garbage.
   const NO_MEMBERS = Object.freeze({});
@@ -45,9 +66,9 @@ enum ModuleBridgeScript {
   // each, per table, found by the numbers that encode it. Dropped when their table starts
   // over, or all at once when SHARED_LIMIT are kept.
   const SHARED_LIMIT = 4096;
-  const sharedTables = [[new Map(), new Map()], [new Map(), new Map()]]; // [one member, two]
+  const sharedTables = []; // by table slot: [one member, two]
   let currentTable = 0;
-  let shared = sharedTables[0];
+  let shared = [new Map(), new Map()];
   let sharedCount = 0;
   // Nodes removed since the engine last collected garbage, and nodes alive. Once removed
   // nodes (closed screens) have outlived a young collection, only a full one frees them,
@@ -99,43 +120,47 @@ enum ModuleBridgeScript {
 
   function id() {
     const kind = numbers[at++], value = numbers[at++];
-    if (kind === 0) return value;
-    if (kind === 1) return JSON.parse(string(value));
-    return null;
+    if (kind === ID_PLAIN) return value;
+    if (kind === ID_KEYED) return JSON.parse(string(value));
+    if (kind === ID_ABSENT) return null;
+    throw new TypeError('unknown ID kind ' + kind);
   }
 
   function value() {
     const tag = numbers[at++];
     switch (tag) {
-      case 0: return numbers[at++];
-      case 1: return string(numbers[at++]);
-      case 2: return true;
-      case 3: return false;
-      case 4: return null;
-      default: return JSON.parse(string(numbers[at++]));
+      case TAG_NUMBER: return numbers[at++];
+      case TAG_STRING: return string(numbers[at++]);
+      case TAG_TRUE: return true;
+      case TAG_FALSE: return false;
+      case TAG_NULL: return null;
+      case TAG_JSON: return JSON.parse(string(numbers[at++]));
+      default: throw new TypeError('unknown value tag ' + tag);
     }
   }
 
   // A number for the member at `from` (key, tag, payload) if its value can be shared,
-  // else -1: the key's index times MEMBER_SPAN plus the value's code (its tag for true,
+  // else -1: the key's index times MEMBER_SPAN plus the value's code (1, 2 and 3 for true,
   // false and null; its string index plus 8 for a string). The table starts over at 2^16
   // strings; a batch that adds past MEMBER_SPAN is not shared.
   const MEMBER_SPAN = 67108864; // 2^26: two codes stay below 2^53
   function memberCode(from) {
     const key = numbers[from], tag = numbers[from + 1];
     if (key < 0 || key >= MEMBER_SPAN) return -1;
-    if (tag === 1) {
+    if (tag === TAG_STRING) {
       const index = numbers[from + 2];
       return index < 0 || index >= MEMBER_SPAN - 8 ? -1 : key * MEMBER_SPAN + index + 8;
     }
-    return tag >= 2 && tag <= 4 ? key * MEMBER_SPAN + tag : -1;
+    const constant = tag === TAG_TRUE ? 1 : tag === TAG_FALSE ? 2 : tag === TAG_NULL ? 3 : -1;
+    return constant < 0 ? -1 : key * MEMBER_SPAN + constant;
   }
 
   // An object of `count` members; shared when `share` and its members allow (events only:
   // registrations are few, and their attributes stay the core's to keep).
   function object(share) {
     const count = numbers[at++];
-    if (count < 0) return count === -1 ? null : value();
+    if (count === OBJECT_NULL) return null;
+    if (count === OBJECT_VALUE) return value();
     if (count === 0) return NO_MEMBERS;
     if (share && count <= 2) {
       const first = memberCode(at);
@@ -150,7 +175,7 @@ enum ModuleBridgeScript {
   }
 
   // How many numbers encode a shareable member (key, tag[, string]).
-  function memberSize(from) { return numbers[from + 1] === 1 ? 3 : 2; }
+  function memberSize(from) { return numbers[from + 1] === TAG_STRING ? 3 : 2; }
 
   // The shared object of member codes `first` and `second` (-1: one member), made from the
   // next `size` numbers when missing.
@@ -180,8 +205,7 @@ enum ModuleBridgeScript {
   }
 
   function clearShared() {
-    sharedTables[0] = [new Map(), new Map()];
-    sharedTables[1] = [new Map(), new Map()];
+    for (let slot = 0; slot < sharedTables.length; slot++) sharedTables[slot] = [new Map(), new Map()];
     shared = sharedTables[currentTable];
     sharedCount = 0;
   }
@@ -196,11 +220,17 @@ enum ModuleBridgeScript {
   }
 
   // `batch` is reused from call to call: only its first `length` numbers belong to this one.
-  // `batchLiterals` are the call's literals; string -1 - literalBase is the first. Returns
-  // whether the nodes removed since the last true call make a full collection worth its cost.
+  // `table` is the slot of the interned table the batch's strings index; `interned` the
+  // strings to add to it first (after emptying it when `reset`). `batchLiterals` are the
+  // call's literals; string -1 - literalBase is the first. Returns whether the nodes removed
+  // since the last true call make a full collection worth its cost.
   function apply(batch, length, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
     currentTable = table;
+    while (tables.length <= table) {
+      tables.push([]);
+      sharedTables.push([new Map(), new Map()]);
+    }
     if (reset) {
       tables[table] = [];
       clearShared();
@@ -216,22 +246,24 @@ enum ModuleBridgeScript {
       const code = numbers[at++];
       time = numbers[at++];
       try {
-        if (code === 1) {
+        if (code === OP_EVENT) {
           const node = id(), name = string(numbers[at++]), properties = object(true);
           manager.recordEvent(name, properties, node);
-        } else if (code === 0) {
+        } else if (code === OP_REGISTER) {
           const node = id(), parent = id(), name = string(numbers[at++]);
           const index = numbers[at++], namespace = numbers[at++];
           const attributes = object(false);
           manager.registerNode(node, parent, name, index === index ? index : null,
             namespace === namespace ? string(namespace) : null, attributes);
           liveNodes++;
-        } else {
+        } else if (code === OP_DEREGISTER) {
           const removed = manager.deregisterNodes(id());
           // The count the protocol returns; a core that returns none removed one at least.
           const count = typeof removed === 'number' && removed >= 0 ? removed : 1;
           liveNodes = Math.max(0, liveNodes - count);
           removedNodes += count;
+        } else {
+          throw new TypeError('unknown operation code ' + code);
         }
       } catch (error) {
         errors.push(operation, error);
@@ -246,50 +278,60 @@ enum ModuleBridgeScript {
     return true;
   }
 
+  // Empties what a batch collected, keeping the results array's storage for the next one.
+  function clear() {
+    results.length = 0;
+    errors = [];
+    newMetas = [];
+  }
+
+  // What the last batch produced, then cleared: [results, metas, errors, slow].
+  // - results: [operation, metaID, value, ...] as JSON text. A value JSON.stringify cannot
+  //   write (a cycle, a BigInt) is written as null, and slow lists it out of band as
+  //   [result number, value, ...] for Swift's general conversion: no value can pass for
+  //   framing.
+  // - metas: the metas interned since the last call, [task, path, event, ...] as JSON text.
+  // - errors: [operation, error, ...].
+  // Nothing is cleared until the text is written, so a call stopped by the time limit
+  // loses nothing: takeRaw() still has it all.
+  function finish() {
+    let text;
+    const slow = [];
+    try {
+      text = JSON.stringify(results);
+    } catch (unwritable) {
+      const all = results.slice();
+      for (let index = 2; index < all.length; index += 3) {
+        try {
+          JSON.stringify(all[index]);
+        } catch (error) {
+          slow.push((index - 2) / 3, all[index]);
+          all[index] = null;
+        }
+      }
+      text = JSON.stringify(all);
+    }
+    const taken = [text, newMetas.length === 0 ? '' : JSON.stringify(newMetas), errors, slow];
+    clear();
+    return taken;
+  }
+
+  // What the last batch produced, unconverted, then cleared: [results, metas, errors], for
+  // Swift to read result by result when finish() could not write them.
+  function takeRaw() {
+    const taken = [results.slice(), newMetas.length === 0 ? '' : JSON.stringify(newMetas), errors];
+    clear();
+    return taken;
+  }
+
   return {
     config: config,
     receive: receive,
     attach: function attach(constructed) { manager = constructed; },
     apply: apply,
     progress: function progress() { return operation; },
-    // [operation, metaID, result, operation, metaID, result, ...] as JSON text.
-    // A result JSON.stringify cannot write (a cycle, a BigInt) is replaced by a marker
-    // {"\u0000anna-slow": n} and kept in `slow` for the general conversion. Nothing is
-    // cleared until Swift confirms with clearResults(), so a failed read loses nothing.
-    takeResults: function takeResults() {
-      slow = [];
-      try { return JSON.stringify(results); } catch (error) { /* mark the unwritable ones */ }
-      const all = results.slice();
-      for (let index = 2; index < all.length; index += 3) {
-        let text;
-        try { text = JSON.stringify(all[index]); } catch (unwritable) { text = null; }
-        if (text === null) {
-          slow.push(all[index]);
-          all[index] = { '\u0000anna-slow': slow.length - 1 };
-        }
-      }
-      return JSON.stringify(all);
-    },
-    // The metas interned since the last call, [task, path, event, ...] as JSON text ('' for none).
-    takeMetas: function takeMetas() {
-      if (newMetas.length === 0) return '';
-      const text = JSON.stringify(newMetas);
-      newMetas = [];
-      return text;
-    },
-    slowCount: function slowCount() { return slow.length; },
-    slowResult: function slowResult(index) { return slow[index]; },
-    // The results themselves, for Swift to read one by one when takeResults() failed.
-    allResults: function allResults() { return results; },
-    clearResults: function clearResults() {
-      results.length = 0; // the array (and its storage) serves the next batch
-      slow = [];
-    },
-    takeErrors: function takeErrors() {
-      const taken = errors;
-      errors = [];
-      return taken;
-    },
+    finish: finish,
+    takeRaw: takeRaw,
     forgetMetas: function forgetMetas() {
       metaIDs = new Map();
       metaCount = 0;
@@ -299,7 +341,7 @@ enum ModuleBridgeScript {
       lastPath = null;
       lastPathMetas = null;
     },
+    // The names of the wire table this script read, for the test that both sides agree.
+    wireNames: wireNames.slice(),
   };
-})()
-"""#
-}
+})

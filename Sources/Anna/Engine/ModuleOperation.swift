@@ -12,12 +12,6 @@ public enum ModuleOperation: Sendable, Equatable {
     /// `deregisterNodes(id)`.
     case deregister(id: NodeID)
 
-    /// Sends the operation to an engine (at the engine's ``AnalyticsEngine/time``).
-    /// - Throws: the operation's ``AnalyticsError``, after all its results were delivered.
-    public func apply(to engine: AnalyticsEngine) throws {
-        try engine.apply(self)
-    }
-
     /// What the operation does, as error messages name it.
     public var summary: String {
         switch self {

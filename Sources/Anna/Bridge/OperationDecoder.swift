@@ -22,11 +22,11 @@ struct OperationDecoder {
     }
 
     private mutating func readOperation() -> TimedOperation {
-        let code = next()
+        let code = BridgeWire.OperationCode(rawValue: next())
         let time = next()
         let operation: ModuleOperation
         switch code {
-        case 0:
+        case .register:
             let id = nodeID() ?? NodeID(0)
             let parent = nodeID()
             let name = string()
@@ -39,11 +39,11 @@ struct OperationDecoder {
             operation = .register(
                 id: id, parent: parent, name: name, index: position.isNaN ? nil : Int(position),
                 namespace: namespace.isNaN ? nil : string(Int(namespace)), attributes: attributes)
-        case 1:
+        case .event:
             let id = nodeID() ?? NodeID(0)
             let name = string()
             operation = .event(id: id, name: name, properties: object())
-        default:
+        case .deregister, nil:  // the encoder writes no other code
             operation = .deregister(id: nodeID() ?? NodeID(0))
         }
         return TimedOperation(operation, time: time.isNaN ? nil : time)
@@ -68,20 +68,23 @@ struct OperationDecoder {
 
     private mutating func nodeID() -> NodeID? {
         let kind = next(), value = next()
-        switch kind {
-        case 0: return NodeID(Int(value))
-        case 1: return (try? JSONValue(parsing: string(Int(value)))).flatMap(NodeID.init(json:))
-        default: return nil
+        switch BridgeWire.IDKind(rawValue: kind) {
+        case .plain: return NodeID(Int(value))
+        case .keyed: return (try? JSONValue(parsing: string(Int(value)))).flatMap(NodeID.init(json:))
+        case .absent, nil: return nil
         }
     }
 
     private mutating func object() -> JSONValue {
-        let count = Int(next())
-        if count == -1 { return .null }
-        if count < 0 { return value() }
+        let count = next()
+        switch BridgeWire.ObjectHeader(rawValue: count) {
+        case .null: return .null
+        case .value: return value()
+        case nil: break
+        }
         var keys: [String] = []
         var values: [JSONValue] = []
-        for _ in 0..<count {
+        for _ in 0..<Int(count) {
             keys.append(string())
             values.append(value())
         }
@@ -89,13 +92,13 @@ struct OperationDecoder {
     }
 
     private mutating func value() -> JSONValue {
-        switch next() {
-        case 0: return .number(next())
-        case 1: return .string(string())
-        case 2: return .bool(true)
-        case 3: return .bool(false)
-        case 4: return .null
-        default: return (try? JSONValue(parsing: string())) ?? .null
+        switch BridgeWire.ValueTag(rawValue: next()) {
+        case .number: return .number(next())
+        case .string: return .string(string())
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null, nil: return .null
+        case .json: return (try? JSONValue(parsing: string())) ?? .null
         }
     }
 }

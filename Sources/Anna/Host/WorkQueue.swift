@@ -4,6 +4,8 @@ import DequeModule
 enum ScriptTask: Sendable {
     /// Work that needs the engine; `onFailure` receives its error (else it is reported).
     case engineTask(@Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)?)
+    /// Has the module log its snapshot (and marks the place in the recording).
+    case logSnapshot
     /// Runs (on the delegate queue) once everything before it was handled and delivered.
     case barrier(@Sendable () -> Void)
 }

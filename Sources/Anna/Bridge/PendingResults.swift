@@ -5,12 +5,11 @@ import CoreJS
 struct PendingResults: Sendable {
     /// `[operation, metaID, value, …]` as UTF-8.
     let text: [UInt8]
-    /// Values JSON could not carry, already converted; the text marks them by index.
-    let slowValues: [JSONValue]
+    /// Values JSON could not carry, already converted, by result number (the text holds
+    /// `null` in their place).
+    let slowValues: [Int: JSONValue]
     /// The meta table as it was when the batch ran (IDs in the text index it).
     let metas: [ResultMeta]
-
-    static let slowMarker = "\u{0}anna-slow"
 
     /// Decodes the results and hands each to `body` with its operation's offset, in order.
     func forEach(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) {
@@ -24,12 +23,7 @@ struct PendingResults: Sendable {
                 case 0: operation = Int(element.numberValue ?? 0)
                 case 1: metaID = Int(element.numberValue ?? -1)
                 default:
-                    var value = element
-                    if case let .object(members) = element, members.count == 1,
-                        let index = members[Self.slowMarker]?.numberValue, Int(index) < slowValues.count
-                    {
-                        value = slowValues[Int(index)]
-                    }
+                    let value = slowValues.isEmpty ? element : slowValues[position / 3] ?? element
                     let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
                     body(operation, AnalyticsResult(value: value, meta: meta))
                 }

@@ -1,0 +1,236 @@
+import CoreJS
+import Foundation
+
+/// The Swift half of the bridge to a module's manager: it installs `module-bridge.js` (the
+/// JavaScript half) in a runtime, sends it batches of encoded operations and takes back, in
+/// one call, what each batch produced: results (as JSON text), metas and errors.
+///
+/// Not thread-safe: used by one ``AnalyticsEngine``.
+final class ModuleBridge {
+    static let sourceURL = "anna:module-bridge.js"
+
+    /// The JavaScript half, read once from the package's resources.
+    static let source: Result<String, JavaScriptError> = {
+        guard let url = Bundle.module.url(forResource: "module-bridge", withExtension: "js") else {
+            return .failure(.typeMismatch("the resource module-bridge.js is missing from the Anna bundle: rebuild the package"))
+        }
+        do {
+            return .success(try String(contentsOf: url, encoding: .utf8))
+        } catch {
+            return .failure(.typeMismatch("cannot read \(url.path): \(error.localizedDescription)"))
+        }
+    }()
+
+    /// When this many metas are numbered, both sides start over.
+    static let metaLimit = 65_536
+
+    /// What one batch brought back.
+    struct Outcome {
+        /// How many operations of the batch finished: all of them unless ``stop`` is set.
+        var finished: Int
+        /// Why the batch stopped early (the time limit): operation ``finished`` was running.
+        var stop: JavaScriptError?
+        /// Whether nodes removed since the last collection make a full one worth its cost.
+        var collectionDue = false
+        /// The results of the finished operations, in order.
+        var results: PendingResults
+        /// The operations that threw, by offset in the batch, in order.
+        var errors: [(offset: Int, error: JavaScriptError)] = []
+        /// Set when the results could not be read back at all (they are lost with it).
+        var readFailure: JavaScriptError?
+    }
+
+    /// Arguments for the module's constructor: `(receive, config)`.
+    let managerArguments: [JavaScriptValue]
+    /// The names of ``BridgeWire/table`` the JavaScript half read.
+    let wireNames: [String]
+
+    private let context: JavaScriptContext
+    private let functions: Functions
+    /// Slots of the bridge's interned tables, by ``StringTableMirror/identity``.
+    private var tableSlots: [Int: Int] = [:]
+    /// Per table slot, the mirror's generation and string count JavaScript holds (missing:
+    /// unknown, so the next batch sends the whole table).
+    private var tablesSent: [Int: (generation: Int, count: Int)] = [:]
+    /// The metas numbered so far; result meta IDs index it.
+    private var metas: [ResultMeta] = []
+    /// The `Float64Array` batches are copied into, reused while large enough.
+    private var batchArray: JavaScriptValue?
+    private var batchArrayLength = 0
+
+    /// Installs the JavaScript half in `context`, with `config.debug` set to `debug`.
+    /// - Throws: ``JavaScriptError`` when the script is missing or does not install.
+    init(context: JavaScriptContext, debug: Bool) throws {
+        self.context = context
+        let install = try context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL)
+        let script = try install.call([context.makeValue(BridgeWire.table)], operation: "installing the module bridge")
+        functions = try Functions(script)
+        let config = try script.property("config")
+        try config.setProperty("debug", .bool(debug))
+        managerArguments = [try script.property("receive"), config]
+        wireNames = (try script.property("wireNames").toJSON().arrayValue ?? []).compactMap(\.stringValue)
+    }
+
+    /// Hands the constructed manager to the JavaScript half.
+    func attach(_ manager: JavaScriptValue) throws {
+        try functions.attach.call([manager])
+    }
+
+    /// Runs operations `range` of `batch` and takes back what they produced. `strings` is
+    /// the table of the encoder that made `batch`, after it; the strings JavaScript lacks are
+    /// sent first.
+    /// - Throws: when the batch could not be sent (nothing ran).
+    func send(_ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror) throws -> Outcome {
+        if metas.count >= Self.metaLimit {
+            try functions.forgetMetas.call([JavaScriptValue]())
+            metas.removeAll(keepingCapacity: true)
+        }
+        let slot = tableSlot(for: strings)
+        let sent = tablesSent[slot].flatMap {
+            $0.generation == strings.generation && $0.count <= strings.strings.count ? $0.count : nil
+        }
+        let slice = batch.numbers(of: range)
+        let missing = strings.strings[(sent ?? 0)...]
+        let rangeLiterals = batch.literals(of: range)
+        let arguments = [
+            try slice.withUnsafeBufferPointer { try batchArray(holding: $0) },
+            context.makeValue(.number(Double(slice.count))),
+            context.makeValue(.number(Double(slot))),
+            missing.isEmpty ? context.makeValue(.null) : context.makeValue(.array(missing.map(JSONValue.string))),
+            rangeLiterals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(rangeLiterals.map(JSONValue.string))),
+            context.makeValue(.number(Double(rangeLiterals.startIndex))),
+            context.makeValue(.bool(sent == nil)),
+        ]
+        tablesSent[slot] = (strings.generation, strings.strings.count)  // taken in before the operations
+        var outcome = Outcome(finished: range.count, results: PendingResults(text: [], slowValues: [:], metas: []))
+        do {
+            outcome.collectionDue = try functions.apply.call(arguments).toJSON() == .bool(true)
+        } catch {
+            tablesSent[slot] = nil  // a call stopped by the time limit may not have taken them all in
+            outcome.stop = Self.javaScriptError(error)
+            do {
+                outcome.finished = min(Int(try functions.progress.call([JavaScriptValue]()).toJSON().numberValue ?? 0), range.count)
+            } catch {
+                outcome.finished = 0
+            }
+        }
+        takeProduced(into: &outcome)
+        return outcome
+    }
+
+    /// Calls into JavaScript throw ``JavaScriptError``; anything else is wrapped as one.
+    static func javaScriptError(_ error: any Error) -> JavaScriptError {
+        error as? JavaScriptError ?? .typeMismatch("\(error)")
+    }
+
+    private func tableSlot(for strings: StringTableMirror) -> Int {
+        if let slot = tableSlots[strings.identity] { return slot }
+        let slot = tableSlots.count
+        tableSlots[strings.identity] = slot
+        return slot
+    }
+
+    /// The reused batch array with `numbers` at its start (a larger one when they do not fit).
+    private func batchArray(holding numbers: UnsafeBufferPointer<Double>) throws -> JavaScriptValue {
+        let array: JavaScriptValue
+        if let batchArray, batchArrayLength >= numbers.count {
+            array = batchArray
+        } else {
+            batchArrayLength = max(2 * numbers.count, 32_768)
+            array = try context.makeFloat64Array(length: batchArrayLength)
+            batchArray = array
+        }
+        try array.overwriteFloat64Array(from: numbers)
+        return array
+    }
+
+    /// Fills in the results, metas and errors of the batch. Values are written by
+    /// `JSON.stringify`; a value it cannot write (a cycle, a BigInt) goes through the general
+    /// conversion instead (see ``JSONValue``). When the text cannot be written at all (a
+    /// `toJSON` stopped by the time limit), every result goes through the general conversion,
+    /// so the others are not lost with it.
+    private func takeProduced(into outcome: inout Outcome) {
+        let taken: JavaScriptValue
+        do {
+            taken = try functions.finish.call([JavaScriptValue]())
+        } catch {
+            takeRaw(into: &outcome)
+            return
+        }
+        do {
+            try addMetas(try taken.property("1").toString())
+            outcome.errors = try errors(in: taken.property("2"))
+            let slow = try taken.property("3")
+            var slowValues: [Int: JSONValue] = [:]
+            let slowCount = Int(try slow.property("length").toJSON().numberValue ?? 0)
+            for pair in stride(from: 0, to: slowCount - 1, by: 2) {
+                let number = Int(try slow.property(String(pair)).toJSON().numberValue ?? -1)
+                slowValues[number] = try slow.property(String(pair + 1)).toJSON()
+            }
+            outcome.results = PendingResults(text: try taken.property("0").utf8Bytes(), slowValues: slowValues, metas: metas)
+        } catch {
+            outcome.readFailure = Self.javaScriptError(error)
+        }
+    }
+
+    /// The results read one by one, each value by the general conversion.
+    private func takeRaw(into outcome: inout Outcome) {
+        do {
+            let taken = try functions.takeRaw.call([JavaScriptValue]())
+            try addMetas(try taken.property("1").toString())
+            outcome.errors = try errors(in: taken.property("2"))
+            let all = try taken.property("0")
+            let count = Int(try all.property("length").toJSON().numberValue ?? 0)
+            var entries: [JSONValue] = []
+            var slowValues: [Int: JSONValue] = [:]
+            for start in stride(from: 0, to: count - 2, by: 3) {
+                entries += [try all.property(String(start)).toJSON(), try all.property(String(start + 1)).toJSON(), .null]
+                slowValues[start / 3] = try all.property(String(start + 2)).toJSON()
+            }
+            outcome.results = PendingResults(text: Array(JSONValue.array(entries).jsonText.utf8), slowValues: slowValues, metas: metas)
+        } catch {
+            outcome.readFailure = Self.javaScriptError(error)
+        }
+    }
+
+    /// Adds the metas JavaScript numbered during the batch (`[task, path, event, …]` as JSON
+    /// text, empty for none).
+    private func addMetas(_ text: String) throws {
+        guard !text.isEmpty, let fields = try JSONValue(parsing: text).arrayValue else { return }
+        for start in stride(from: 0, to: fields.count - 2, by: 3) {
+            metas.append(ResultMeta(
+                task: fields[start].stringValue ?? "", path: fields[start + 1].stringValue ?? "",
+                event: fields[start + 2].stringValue ?? ""))
+        }
+    }
+
+    /// `[offset, error, …]` as offsets and errors.
+    private func errors(in thrown: JavaScriptValue) throws -> [(offset: Int, error: JavaScriptError)] {
+        let count = Int(try thrown.property("length").toJSON().numberValue ?? 0)
+        return try stride(from: 0, to: count - 1, by: 2).map { pair in
+            let offset = Int(try thrown.property(String(pair)).toJSON().numberValue ?? 0)
+            return (offset, .exception(context.exception(from: try thrown.property(String(pair + 1)))))
+        }
+    }
+}
+
+extension ModuleBridge {
+    /// The JavaScript half's functions, looked up once.
+    private struct Functions {
+        let attach: JavaScriptValue
+        let apply: JavaScriptValue
+        let progress: JavaScriptValue
+        let finish: JavaScriptValue
+        let takeRaw: JavaScriptValue
+        let forgetMetas: JavaScriptValue
+
+        init(_ script: JavaScriptValue) throws {
+            attach = try script.property("attach")
+            apply = try script.property("apply")
+            progress = try script.property("progress")
+            finish = try script.property("finish")
+            takeRaw = try script.property("takeRaw")
+            forgetMetas = try script.property("forgetMetas")
+        }
+    }
+}

@@ -1,0 +1,269 @@
+import CoreJS
+import Foundation
+
+/// An analytics module loaded into its own JavaScript runtime: the synchronous bridge under
+/// ``Manager``, also usable directly by tools (the `anna` command) on a single thread.
+///
+/// It requires the module, constructs its manager with a `receive` callback and a config
+/// (`debug`, `now`), and forwards the module protocol: register, deregister, record,
+/// snapshot. It relies on nothing beyond that protocol, so modules built on older cores work.
+///
+/// Not thread-safe: use one engine from one thread or serial queue.
+///
+/// ```swift
+/// let engine = try AnalyticsEngine(configuration: .init(moduleURL: moduleFolder)) { result in
+///     print(result.value.jsonText)
+/// }
+/// try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+/// ```
+public final class AnalyticsEngine {
+    /// The configuration the engine was made with.
+    public let configuration: Configuration
+    /// The module runtime (for tools that need to evaluate more code in it).
+    public let runtime: CommonJSRuntime
+    /// The time (ms since the epoch) the module's clock reports for operations without a
+    /// time of their own; `nil` means the wall clock.
+    public var time: Double?
+    /// The most operations sent to JavaScript in one call. The time limit applies to a whole
+    /// call, so batches shrink while operations are slow (a batch aims at an eighth of the
+    /// limit) and grow back when they are fast.
+    public static let maximumBatchSize = 2_048
+    private var batchSize = 256
+    /// Full garbage collections run because nodes were removed: after a batch that brought
+    /// the nodes removed since the last one to at least 1,000 and to at least the number
+    /// alive. Without a run loop for its timers, the collector frees them on its own only
+    /// once the heap has grown about threefold.
+    private(set) var garbageCollections = 0
+
+    private let output: (EngineOutput) -> Void
+    private let manager: JavaScriptValue
+    private let bridge: ModuleBridge
+    /// Encodes the operations given to ``apply(_:onError:)``.
+    private var encoder = OperationEncoder()
+    private var encoderTable = StringTableMirror()
+
+    /// Loads the module and constructs its manager.
+    /// - Parameter onResult: called synchronously, on the calling thread, for each result.
+    /// - Throws: ``AnalyticsError/moduleLoadFailed(module:_:)`` or
+    ///   ``AnalyticsError/moduleNotConstructor(module:found:)``.
+    public convenience init(configuration: Configuration, onResult: @escaping (AnalyticsResult) -> Void) throws {
+        try self.init(configuration: configuration) { output in
+            switch output {
+            case let .result(result): onResult(result)
+            case let .results(batch): batch.forEach { _, result in onResult(result) }
+            }
+        }
+    }
+
+    /// Loads the module and constructs its manager; what the engine produces goes to
+    /// `output`, synchronously, on the calling thread.
+    init(configuration: Configuration, output: @escaping (EngineOutput) -> Void) throws {
+        self.configuration = configuration
+        self.output = output
+        let modulePath = configuration.moduleURL.standardizedFileURL.path
+        let moduleFolder = configuration.fileAccess.isDirectory(atPath: modulePath)
+            ? modulePath : ModulePath.directory(of: modulePath)
+        runtime = try configuration.runtime.makeRuntime(confinedTo: moduleFolder)
+        let constructor: JavaScriptValue
+        do {
+            constructor = try runtime.load(entry: modulePath)
+        } catch let error as JavaScriptError {
+            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
+        }
+        guard constructor.isFunction else {
+            throw AnalyticsError.moduleNotConstructor(module: modulePath, found: constructor.toString())
+        }
+        do {
+            bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug)
+            let operation = "constructing the manager of \(modulePath)"
+            manager = constructor.isConstructor
+                ? try constructor.construct(bridge.managerArguments, operation: operation)
+                : try constructor.call(bridge.managerArguments, operation: operation)
+            try bridge.attach(manager)
+        } catch let error as JavaScriptError {
+            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
+        }
+    }
+
+    /// Adds a node to the focus-path tree (`parent` `nil` for the root).
+    public func registerNode(
+        id: NodeID, parent: NodeID?, name: String, index: Int? = nil, namespace: String? = nil,
+        attributes: JSONValue? = nil
+    ) throws {
+        try apply(.register(id: id, parent: parent, name: name, index: index, namespace: namespace, attributes: attributes))
+    }
+
+    /// Removes the node, every keyed node of the same owner (for a plain ID) and their descendants.
+    public func deregisterNodes(id: NodeID) throws {
+        try apply(.deregister(id: id))
+    }
+
+    /// Records an event on a node; matching tasks run and their results reach `onResult`.
+    /// - Throws: ``AnalyticsError/tasksFailed(_:)`` after all tasks ran when some threw.
+    public func recordEvent(name: String, properties: JSONValue = [:], nodeID: NodeID) throws {
+        try apply(.event(id: nodeID, name: name, properties: properties))
+    }
+
+    /// Applies one operation at ``time``.
+    /// - Throws: its ``AnalyticsError``, after its results were delivered.
+    public func apply(_ operation: ModuleOperation) throws {
+        var failure: AnalyticsError?
+        apply([TimedOperation(operation, time: time)]) { _, error in failure = error }
+        if let failure { throw failure }
+    }
+
+    /// Applies operations in order, many per call into JavaScript. Results reach `onResult`
+    /// and failures `onError` (with the operation's position), in the order they happen; a
+    /// failing operation never stops the ones after it.
+    public func apply(_ operations: [TimedOperation], onError: (Int, AnalyticsError) -> Void) {
+        apply(operations[...], onError: onError)
+    }
+
+    /// Applies a slice of operations like the array version does; error positions
+    /// are indices of the slice (those of the array it is cut from). They are encoded and
+    /// sent ``maximumBatchSize`` at a time, so no buffer grows with the input.
+    public func apply(_ operations: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
+        var start = operations.startIndex
+        while start < operations.endIndex {
+            let run = operations[start..<min(start + Self.maximumBatchSize, operations.endIndex)]
+            encoder.beginBatch()
+            for item in run { encoder.encode(item.operation, time: item.time ?? time) }
+            encoderTable.add(encoder.batch)
+            let base = run.startIndex
+            apply(encoder.batch, 0..<run.count, strings: encoderTable, operation: { run[base + $0].operation }) {
+                onError(base + $0, $1)
+            }
+            start = run.endIndex
+        }
+    }
+
+    /// Applies operations `range` of an encoded batch, like ``apply(_:onError:)`` (error
+    /// positions are indices of the batch). `strings` is the table of the encoder that made
+    /// `batch`, after it. `operation` reads an operation back for error messages.
+    func apply(
+        _ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror,
+        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+    ) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + batchSize, range.upperBound)
+            start = run(batch, start..<end, strings: strings, operation: operation, onError: onError)
+        }
+    }
+
+    /// The snapshot of the tree in `format`.
+    public func snapshot(format: SnapshotFormat = .markup) throws -> String {
+        try call("snapshot", [.string(format.rawValue)], describing: "taking a \(format.rawValue) snapshot").toString()
+    }
+
+    /// Asks the module to print its snapshot through `console.log`.
+    public func logSnapshot() throws {
+        try call("logSnapshot", [], describing: "logging a snapshot")
+    }
+
+    @discardableResult
+    private func call(_ method: String, _ arguments: [JSONValue], describing operation: String) throws -> JavaScriptValue {
+        do {
+            return try manager.property(method).call(arguments, this: manager, operation: operation)
+        } catch let error as JavaScriptError {
+            throw AnalyticsError.operationFailed(operation: operation, error)
+        }
+    }
+
+    // MARK: - Batches
+
+    /// Sends one batch and returns where the next one starts. An operation that throws is
+    /// reported and the others go on; one that the time limit stops is blamed (it was running
+    /// when the limit hit; it is not run again, as it may have half happened) and the next
+    /// batches start small.
+    private func run(
+        _ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror,
+        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+    ) -> Int {
+        let started = ContinuousClock.now
+        let outcome: ModuleBridge.Outcome
+        do {
+            outcome = try bridge.send(batch, range, strings: strings)
+        } catch {
+            // Nothing was sent: every operation of the range failed.
+            for position in range {
+                onError(position, .operationFailed(operation: operation(position).summary, ModuleBridge.javaScriptError(error)))
+            }
+            return range.upperBound
+        }
+        deliver(outcome, of: range, operation: operation, onError: onError)
+        if let stop = outcome.stop {
+            let position = min(range.lowerBound + outcome.finished, range.upperBound - 1)
+            onError(position, Self.failure(of: operation(position), stop))
+            batchSize = 1
+            return position + 1
+        }
+        adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
+        if outcome.collectionDue {
+            runtime.context.collectGarbage()
+            garbageCollections += 1
+        }
+        return range.upperBound
+    }
+
+    private func adjustBatchSize(after elapsed: Duration, operations: Int) {
+        let limit = Duration.seconds(configuration.executionTimeLimit)
+        if elapsed > limit / 8 {
+            batchSize = max(1, operations / 4)
+        } else if elapsed < limit / 64 {
+            batchSize = min(Self.maximumBatchSize, max(batchSize, operations) * 2)
+        }
+    }
+
+    /// Hands on the results and errors of the batch's finished operations, in order: as one
+    /// undecoded batch when nothing failed, else result by result between the errors.
+    private func deliver(
+        _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, operation: (Int) -> ModuleOperation,
+        onError: (Int, AnalyticsError) -> Void
+    ) {
+        if let failure = outcome.readFailure {
+            let last = batch.lowerBound + max(0, outcome.finished - 1)
+            onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
+        }
+        let errors = outcome.errors.map { ($0.offset, Self.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
+        if errors.isEmpty, outcome.stop == nil {
+            if outcome.results.text.count > 2 { output(.results(outcome.results)) }  // "[]" holds nothing
+            return
+        }
+        var nextError = 0
+        outcome.results.forEach { offset, result in
+            guard offset < outcome.finished else { return }
+            while nextError < errors.count, errors[nextError].0 < offset {
+                onError(batch.lowerBound + errors[nextError].0, errors[nextError].1)
+                nextError += 1
+            }
+            output(.result(result))
+        }
+        for (offset, error) in errors[nextError...] where offset < outcome.finished {
+            onError(batch.lowerBound + offset, error)
+        }
+    }
+
+    static func failure(of operation: ModuleOperation, _ error: JavaScriptError) -> AnalyticsError {
+        switch error {
+        case .executionTimeLimitExceeded(_, let limit):
+            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: operation.summary, limitSeconds: limit))
+        default:
+            if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
+            return .operationFailed(operation: operation.summary, error)
+        }
+    }
+
+    /// The core reports failed tasks as one `TaskError` whose `errors` lists each failure.
+    static func taskFailures(in error: JavaScriptError) -> [TaskFailure]? {
+        guard let exception = error.exception, exception.name == "TaskError",
+            let entries = exception.thrownValue["errors"]?.arrayValue
+        else { return nil }
+        return entries.map { entry in
+            TaskFailure(
+                task: entry["task"]?.stringValue ?? "", path: entry["path"]?.stringValue ?? "",
+                event: entry["event"]?.stringValue ?? "", message: entry["message"]?.stringValue ?? "",
+                stack: entry["stack"]?.stringValue)
+        }
+    }
+}

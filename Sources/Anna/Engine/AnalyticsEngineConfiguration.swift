@@ -1,0 +1,63 @@
+import CoreJS
+import Foundation
+
+extension AnalyticsEngine {
+    /// What to load and how: the module, and the ``RuntimeConfiguration`` it runs with.
+    public struct Configuration: Sendable {
+        /// The analytics module: a folder with `index.js`, or the file itself.
+        public var moduleURL: URL
+        /// How the module's runtime is made.
+        public var runtime: RuntimeConfiguration
+
+        /// Creates a configuration for the module at `moduleURL`.
+        public init(moduleURL: URL, runtime: RuntimeConfiguration) {
+            self.moduleURL = moduleURL
+            self.runtime = runtime
+        }
+
+        /// Creates a configuration with the defaults: bundled core, 2 s limit, files from disk,
+        /// console to standard output.
+        public init(
+            moduleURL: URL, debug: Bool = false, coreURL: URL = BundledCore.folderURL,
+            additionalAllowedRoots: [URL] = [], executionTimeLimit: Double = 2,
+            fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard
+        ) {
+            self.init(
+                moduleURL: moduleURL,
+                runtime: RuntimeConfiguration(
+                    debug: debug, coreURL: coreURL, additionalAllowedRoots: additionalAllowedRoots,
+                    executionTimeLimit: executionTimeLimit, fileAccess: fileAccess, console: console))
+        }
+
+        /// ``RuntimeConfiguration/debug``.
+        public var debug: Bool {
+            get { runtime.debug }
+            set { runtime.debug = newValue }
+        }
+        /// ``RuntimeConfiguration/coreURL``.
+        public var coreURL: URL {
+            get { runtime.coreURL }
+            set { runtime.coreURL = newValue }
+        }
+        /// ``RuntimeConfiguration/additionalAllowedRoots``.
+        public var additionalAllowedRoots: [URL] {
+            get { runtime.additionalAllowedRoots }
+            set { runtime.additionalAllowedRoots = newValue }
+        }
+        /// ``RuntimeConfiguration/executionTimeLimit``.
+        public var executionTimeLimit: Double {
+            get { runtime.executionTimeLimit }
+            set { runtime.executionTimeLimit = newValue }
+        }
+        /// ``RuntimeConfiguration/fileAccess``.
+        public var fileAccess: any FileAccess {
+            get { runtime.fileAccess }
+            set { runtime.fileAccess = newValue }
+        }
+        /// ``RuntimeConfiguration/console``.
+        public var console: Console {
+            get { runtime.console }
+            set { runtime.console = newValue }
+        }
+    }
+}

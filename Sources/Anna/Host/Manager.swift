@@ -1,0 +1,114 @@
+import CoreJS
+import Dispatch
+import Foundation
+
+/// The port between Swift and the JavaScript analytics module.
+///
+/// A manager loads the module at `moduleURL` (lazily, on first use) into its own
+/// JavaScriptCore context, which it only ever touches from one private serial queue. Every
+/// public method is safe to call from any thread and returns without waiting for JavaScript.
+/// Results and errors reach ``delegate`` on ``delegateQueue``, and the async sequences from
+/// ``results()`` and ``errors()``.
+///
+/// ```swift
+/// let manager = Manager(moduleURL: URL(fileURLWithPath: "analytics"))
+/// manager.delegate = self
+/// let root = RootAnalyzer(manager: manager)
+/// ```
+public final class Manager: Sendable {
+    /// The analytics module (a folder with `index.js`, or the file).
+    public let moduleURL: URL
+    /// How the manager was configured.
+    public let dependency: Dependency
+
+    private let delivery = ResultDelivery()
+    private let script: ScriptQueue
+
+    /// Creates a manager; nothing is loaded until the first operation.
+    public init(moduleURL: URL, dependency: Dependency = Dependency()) {
+        self.moduleURL = moduleURL
+        self.dependency = dependency
+        script = ScriptQueue(
+            configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
+            recordingURL: dependency.recordingURL, delivery: delivery)
+    }
+
+    /// Receives results and errors. Held weakly.
+    public var delegate: (any ManagerDelegate)? {
+        get { delivery.delegate }
+        set { delivery.delegate = newValue }
+    }
+
+    /// The queue delegate methods are called on: by default a private serial queue (Linux
+    /// programs often run no main loop). Set it to `.main` in a UI app.
+    public var delegateQueue: DispatchQueue {
+        get { delivery.delegateQueue }
+        set { delivery.delegateQueue = newValue }
+    }
+
+    /// A new sequence of every result sent from now on, in order.
+    public func results() -> AsyncStream<AnalyticsResult> {
+        delivery.results()
+    }
+
+    /// A new sequence of every error caught from now on.
+    public func errors() -> AsyncStream<any Error> {
+        delivery.errors()
+    }
+
+    /// Has the module log its snapshot (markup) to `dependency.standardOutput`, after the
+    /// operations sent before.
+    public func logSnapshot() {
+        enqueue(.logSnapshot)
+    }
+
+    /// The snapshot of the tree once the operations sent before have been handled.
+    public func snapshot(format: SnapshotFormat = .markup) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            snapshot(format: format) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The snapshot, passed to `completion` on the script queue.
+    public func snapshot(format: SnapshotFormat = .markup, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        run(onFailure: { completion(.failure($0)) }) { engine in
+            completion(.success(try engine.snapshot(format: format)))
+        }
+    }
+
+    /// Waits until every operation sent before has been handled and its results handed to
+    /// the delegate queue.
+    public func flush() async {
+        await withCheckedContinuation { continuation in
+            enqueue(.barrier { continuation.resume() })
+        }
+    }
+
+    // MARK: - Operations from analyzers
+
+    /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
+    /// It is encoded right away, on the calling thread.
+    func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
+        script.enqueue(for: self) { $0.append(operation, time: time) }
+    }
+
+    /// Queues `recordEvent` (encoded right away, on the calling thread).
+    func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
+        script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
+    }
+
+    /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)  // `Date()` costs about twice as much on the hot path
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec / 1_000_000)
+    }
+
+    private func run(onFailure: (@Sendable (any Error) -> Void)? = nil, _ body: @escaping @Sendable (AnalyticsEngine) throws -> Void) {
+        enqueue(.engineTask(body, onFailure: onFailure))
+    }
+
+    private func enqueue(_ task: ScriptTask) {
+        script.enqueue(for: self) { $0.append(task) }
+    }
+}

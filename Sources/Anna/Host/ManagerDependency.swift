@@ -1,0 +1,94 @@
+import CoreJS
+import Foundation
+
+extension Manager {
+    /// What a ``Manager`` is built with besides the module: the ``RuntimeConfiguration`` its
+    /// engine runs with and an optional recording. The reference library's names (`debug`,
+    /// `coreJSModuleURL`, `fileManager`, `standardOutput`, `standardError`) read and write
+    /// the runtime configuration.
+    public struct Dependency: Sendable {
+        /// How the module's runtime is made (passed to the engine unchanged).
+        public var runtime: RuntimeConfiguration
+        /// When set, every operation sent to the core is also written to this file in the
+        /// event-stream format (opt-in), so `anna run` can replay the session exactly.
+        public var recordingURL: URL?
+
+        /// A dependency over `runtime`.
+        public init(runtime: RuntimeConfiguration, recordingURL: URL? = nil) {
+            self.runtime = runtime
+            self.recordingURL = recordingURL
+        }
+
+        /// The defaults: not debug, bundled core, files from disk, standard output, 2 s.
+        public init(
+            debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL,
+            fileAccess: any FileAccess = LocalFileAccess(),
+            standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
+            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = 2,
+            additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
+        ) {
+            self.init(
+                runtime: RuntimeConfiguration(
+                    debug: debug, coreURL: coreJSModuleURL, additionalAllowedRoots: additionalAllowedRoots,
+                    executionTimeLimit: executionTimeLimit, fileAccess: fileAccess,
+                    console: Console(output: standardOutput, errorOutput: standardError)),
+                recordingURL: recordingURL)
+        }
+
+        /// The initializer under its earlier label, `fileManager`.
+        @available(*, deprecated, renamed: "init(debug:coreJSModuleURL:fileAccess:standardOutput:standardError:executionTimeLimit:additionalAllowedRoots:recordingURL:)")
+        public init(
+            debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL, fileManager: any FileAccess,
+            standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
+            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = 2,
+            additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
+        ) {
+            self.init(
+                debug: debug, coreJSModuleURL: coreJSModuleURL, fileAccess: fileManager, standardOutput: standardOutput,
+                standardError: standardError, executionTimeLimit: executionTimeLimit,
+                additionalAllowedRoots: additionalAllowedRoots, recordingURL: recordingURL)
+        }
+
+        /// Re-require task files on every load, and retry loading a module that failed.
+        public var debug: Bool {
+            get { runtime.debug }
+            set { runtime.debug = newValue }
+        }
+        /// The folder of the JavaScript core (named `anna`); default: the bundled one.
+        public var coreJSModuleURL: URL {
+            get { runtime.coreURL }
+            set { runtime.coreURL = newValue }
+        }
+        /// How the module runtime reads files (inject ``InMemoryFileAccess`` in tests).
+        public var fileAccess: any FileAccess {
+            get { runtime.fileAccess }
+            set { runtime.fileAccess = newValue }
+        }
+        /// ``fileAccess`` under its earlier name.
+        @available(*, deprecated, renamed: "fileAccess")
+        public var fileManager: any FileAccess {
+            get { runtime.fileAccess }
+            set { runtime.fileAccess = newValue }
+        }
+        /// Where `console.log` of tasks and ``Manager/logSnapshot()`` write.
+        public var standardOutput: any OutputSink {
+            get { runtime.console.output }
+            set { runtime.console.output = newValue }
+        }
+        /// Where `console.warn` and `console.error` write (``standardOutput`` unless set).
+        public var standardError: (any OutputSink)? {
+            get { runtime.console.errorOutput }
+            set { runtime.console.errorOutput = newValue ?? runtime.console.output }
+        }
+        /// Seconds one call into JavaScript may run before it is stopped.
+        public var executionTimeLimit: Double {
+            get { runtime.executionTimeLimit }
+            set { runtime.executionTimeLimit = newValue }
+        }
+        /// Folders besides the module's and the core's that modules may be read from.
+        public var additionalAllowedRoots: [URL] {
+            get { runtime.additionalAllowedRoots }
+            set { runtime.additionalAllowedRoots = newValue }
+        }
+    }
+}

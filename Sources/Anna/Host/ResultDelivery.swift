@@ -1,0 +1,99 @@
+import Dispatch
+import Synchronization
+
+/// Where a ``Manager``'s results and errors go: its delegate on the delegate queue, and the
+/// async sequences handed out by ``Manager/results()`` and ``Manager/errors()``.
+///
+/// Safe from any thread: the observers are kept under a lock, and delivery runs on the
+/// delegate queue, which decodes pending batches there, off the script queue.
+final class ResultDelivery: Sendable {
+    /// A result, a batch of results still to be decoded, or an error.
+    enum Part: Sendable {
+        case result(AnalyticsResult)
+        case pending(PendingResults)
+        case error(any Error)
+    }
+
+    private let observers = Mutex(Observers())
+
+    /// The delegate, held weakly.
+    var delegate: (any ManagerDelegate)? {
+        get { observers.withLock { $0.delegate.value } }
+        set { observers.withLock { $0.delegate = WeakDelegate(value: newValue) } }
+    }
+
+    /// The queue delegate methods and continuations are called on.
+    var delegateQueue: DispatchQueue {
+        get { observers.withLock { $0.delegateQueue } }
+        set { observers.withLock { $0.delegateQueue = newValue } }
+    }
+
+    /// A new sequence of every result delivered from now on.
+    func results() -> AsyncStream<AnalyticsResult> {
+        let (stream, continuation) = AsyncStream<AnalyticsResult>.makeStream()
+        let token = observers.withLock { $0.add(continuation, to: \.resultContinuations) }
+        continuation.onTermination = { [weak self] _ in
+            self?.observers.withLock { $0.resultContinuations[token] = nil }
+        }
+        return stream
+    }
+
+    /// A new sequence of every error delivered from now on.
+    func errors() -> AsyncStream<any Error> {
+        let (stream, continuation) = AsyncStream<any Error>.makeStream()
+        let token = observers.withLock { $0.add(continuation, to: \.errorContinuations) }
+        continuation.onTermination = { [weak self] _ in
+            self?.observers.withLock { $0.errorContinuations[token] = nil }
+        }
+        return stream
+    }
+
+    /// Hands `parts` to the delegate queue in one block, which decodes the pending batches
+    /// there and delivers everything in order, naming `manager` as the sender.
+    func deliver(_ parts: [Part], from manager: Manager) {
+        guard !parts.isEmpty else { return }
+        let (delegate, queue, resultContinuations, errorContinuations) = observers.withLock {
+            ($0.delegate.value, $0.delegateQueue, Array($0.resultContinuations.values), Array($0.errorContinuations.values))
+        }
+        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty else { return }
+        queue.async {
+            func send(_ result: AnalyticsResult) {
+                for continuation in resultContinuations { continuation.yield(result) }
+                delegate?.manager(manager, didSend: result)
+            }
+            for part in parts {
+                switch part {
+                case let .result(result): send(result)
+                case let .pending(pending): pending.forEach { _, result in send(result) }
+                case let .error(error):
+                    for continuation in errorContinuations { continuation.yield(error) }
+                    delegate?.manager(manager, didCatch: error)
+                }
+            }
+        }
+    }
+}
+
+extension ResultDelivery {
+    private struct WeakDelegate: @unchecked Sendable {
+        weak var value: (any ManagerDelegate)?
+    }
+
+    private struct Observers: Sendable {
+        var delegate = WeakDelegate(value: nil)
+        var delegateQueue = DispatchQueue(label: "anna.manager.delegate")
+        var resultContinuations: [Int: AsyncStream<AnalyticsResult>.Continuation] = [:]
+        var errorContinuations: [Int: AsyncStream<any Error>.Continuation] = [:]
+        var nextToken = 0
+
+        /// Keeps `continuation` under a new token, returned.
+        mutating func add<Element>(
+            _ continuation: AsyncStream<Element>.Continuation,
+            to continuations: WritableKeyPath<Self, [Int: AsyncStream<Element>.Continuation]>
+        ) -> Int {
+            nextToken += 1
+            self[keyPath: continuations][nextToken] = continuation
+            return nextToken
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import CoreJS
+import DequeModule
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The serial queue a ``Manager``'s engine lives on: the only place JavaScript runs.
+///
+/// Senders add work to a ``WorkQueue`` under its lock (operations are encoded right there, on
+/// the sending thread); the first sender after the queue ran dry schedules a drain. The
+/// drain hands the work to the engine chunk by chunk, loads the module on first use, in
+/// debug mode retries a module that failed to load and replays what was sent meanwhile, and
+/// writes the recording. The results and errors of each chunk go to ``ResultDelivery`` in
+/// one block.
+final class ScriptQueue: @unchecked Sendable {
+    /// The most operations kept while a module fails to load in debug mode (oldest dropped).
+    static let backlogLimit = 100_000
+
+    private let configuration: AnalyticsEngine.Configuration
+    private let recordingURL: URL?
+    private let delivery: ResultDelivery
+    private let queue = DispatchQueue(label: "anna.manager.script")
+    private let pending = Mutex(WorkQueue())
+
+    // Only touched on `queue`.
+    private var engine: AnalyticsEngine?
+    private var lastLoadError: (any Error)?
+    private var backlog = Deque<TimedOperation>()
+    private var backlogOverflowReported = false
+    /// The interned strings of the chunks taken so far.
+    private var strings = StringTableMirror()
+    private var recorder: EventStreamRecorder?
+    private var recorderFailed = false
+    /// Results and errors gathered since the last delivery, in order.
+    private var collected: [ResultDelivery.Part] = []
+
+    init(configuration: AnalyticsEngine.Configuration, recordingURL: URL?, delivery: ResultDelivery) {
+        self.configuration = configuration
+        self.recordingURL = recordingURL
+        self.delivery = delivery
+    }
+
+    /// Adds work under the queue's lock and schedules a drain unless one is scheduled; the
+    /// drain keeps `manager` (the sender named to the delegate) alive until it is done.
+    func enqueue(for manager: Manager, _ add: (inout WorkQueue) -> Void) {
+        let mustSchedule = pending.withLock { queue in
+            add(&queue)
+            return queue.scheduleDrain()
+        }
+        if mustSchedule { queue.async { self.drain(for: manager) } }
+    }
+
+    /// Runs until nothing is queued: handles the work chunk by chunk, in order. Operations go
+    /// to the engine in batches; each chunk's results go to the delegate queue in one block,
+    /// so they are decoded there while the next chunk runs.
+    private func drain(for manager: Manager) {
+        while var chunk = pending.withLock({ $0.takeChunk() }) {
+            strings.add(chunk.operations)
+            var start = 0
+            for (position, task) in chunk.tasks {
+                apply(chunk.operations, start..<position)
+                start = position
+                run(task, for: manager)
+            }
+            apply(chunk.operations, start..<chunk.operations.count)
+            deliverCollected(to: manager)
+            chunk.removeAll()
+            pending.withLock { $0.recycle(chunk) }
+        }
+    }
+
+    private func run(_ task: ScriptTask, for manager: Manager) {
+        switch task {
+        case let .engineTask(body, onFailure):
+            let engine: AnalyticsEngine
+            switch loadedEngine() {
+            case let .success(loaded): engine = loaded
+            case let .failure(error):
+                onFailure?(error)
+                return
+            }
+            do { try body(engine) } catch {
+                if let onFailure { onFailure(error) } else { report(error) }
+            }
+        case .logSnapshot:
+            guard case let .success(engine) = loadedEngine() else { return }  // the load failure is reported
+            recorder?.recordSnapshot()
+            do { try engine.logSnapshot() } catch { report(error) }
+        case let .barrier(resume):
+            deliverCollected(to: manager)
+            delivery.delegateQueue.async { resume() }
+        }
+    }
+
+    /// Sends operations `range` of a chunk to the engine (kept for replay while a debug
+    /// module is broken).
+    private func apply(_ batch: EncodedOperations, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let decoder = OperationDecoder(batch: batch, table: strings)
+        guard case let .success(engine) = loadedEngine() else {
+            if configuration.debug { keepForReplay(range.map(decoder.operation(at:))) }
+            return
+        }
+        recorder?.record(range.lazy.map(decoder.operation(at:)))
+        engine.apply(batch, range, strings: strings, operation: { decoder.operation(at: $0).operation }) { _, error in
+            report(error)
+        }
+    }
+
+    /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``
+    /// (the oldest go first).
+    private func keepForReplay(_ operations: [TimedOperation]) {
+        backlog.append(contentsOf: operations)
+        let excess = backlog.count - Self.backlogLimit
+        guard excess > 0 else { return }
+        backlog.removeFirst(excess)
+        if !backlogOverflowReported {
+            backlogOverflowReported = true
+            report(AnalyticsError.backlogOverflow(kept: Self.backlogLimit))
+        }
+    }
+
+    /// The engine, loading the module on first use. In debug mode a module that failed to
+    /// load is tried again on each later call, and the operations sent meanwhile are replayed
+    /// once it loads, so fixing a file loses nothing.
+    private func loadedEngine() -> Result<AnalyticsEngine, any Error> {
+        if let engine { return .success(engine) }
+        openRecordingOnce()
+        if let lastLoadError, !configuration.debug { return .failure(lastLoadError) }
+        do {
+            let engine = try AnalyticsEngine(configuration: configuration) { [unowned self] output in
+                switch output {
+                case let .result(result): collected.append(.result(result))
+                case let .results(batch): collected.append(.pending(batch))
+                }
+            }
+            self.engine = engine
+            lastLoadError = nil
+            backlogOverflowReported = false
+            let replayed = Array(backlog)
+            backlog.removeAll()
+            recorder?.record(replayed)
+            engine.apply(replayed) { _, error in report(error) }
+            return .success(engine)
+        } catch {
+            // Retried on every call in debug mode: report a failure once until it changes.
+            let repeated = lastLoadError.map { String(describing: $0) == String(describing: error) } ?? false
+            lastLoadError = error
+            if !repeated { report(error) }
+            return .failure(error)
+        }
+    }
+
+    /// Opens the recording (``Manager/Dependency/recordingURL``) the first time it is needed.
+    private func openRecordingOnce() {
+        guard recorder == nil, !recorderFailed, let recordingURL else { return }
+        do {
+            recorder = try EventStreamRecorder(url: recordingURL) { [weak self] error in self?.report(error) }
+        } catch {
+            recorderFailed = true
+            report(error)
+        }
+    }
+
+    /// Hands the results and errors gathered so far to the delegate queue.
+    private func deliverCollected(to manager: Manager) {
+        guard !collected.isEmpty else { return }
+        var parts: [ResultDelivery.Part] = []
+        swap(&parts, &collected)
+        delivery.deliver(parts, from: manager)
+    }
+
+    /// Reports an error after the results collected before it.
+    private func report(_ error: any Error) {
+        collected.append(.error(error))
+    }
+}
