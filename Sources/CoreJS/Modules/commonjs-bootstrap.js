@@ -1,0 +1,99 @@
+(function (native) {
+  'use strict';
+  const cache = Object.create(null);
+
+  function directoryOf(path) {
+    const slash = path.lastIndexOf('/');
+    return slash <= 0 ? '/' : path.slice(0, slash);
+  }
+
+  function loadJSON(filename) {
+    try {
+      return JSON.parse(native.read(filename));
+    } catch (error) {
+      if (error instanceof SyntaxError) error.message = filename + ': ' + error.message;
+      throw error;
+    }
+  }
+
+  function makeRequire(directory, parent) {
+    function require(request) {
+      if (typeof request !== 'string' || request.length === 0) {
+        throw new TypeError('require(id): id must be a non-empty string, got ' + String(request));
+      }
+      const filename = native.resolve(request, directory);
+      const cached = cache[filename];
+      if (cached !== undefined) return cached.exports;
+      const module = {
+        id: filename, filename: filename, path: directoryOf(filename),
+        exports: {}, loaded: false, parent: parent, children: [],
+      };
+      module.require = makeRequire(module.path, module);
+      // Inserted before evaluation so that cyclic requires get the partial exports.
+      cache[filename] = module;
+      let finished = false;
+      try {
+        if (filename.endsWith('.json')) {
+          module.exports = loadJSON(filename);
+        } else {
+          const wrapper = native.compile(filename);
+          wrapper.call(module.exports, module.exports, module.require, module, filename, module.path);
+        }
+        finished = true;
+      } finally {
+        if (!finished && cache[filename] === module) delete cache[filename];
+      }
+      module.loaded = true;
+      if (parent) parent.children.push(module);
+      return module.exports;
+    }
+    require.resolve = function resolve(request) { return native.resolve(request, directory); };
+    require.cache = cache;
+    return require;
+  }
+
+  function inspect(value, ancestors) {
+    switch (typeof value) {
+      case 'string': return JSON.stringify(value);
+      case 'undefined': return 'undefined';
+      case 'function': return '[Function: ' + (value.name || 'anonymous') + ']';
+      case 'symbol': return value.toString();
+      case 'bigint': return value.toString() + 'n';
+      case 'number': return Object.is(value, -0) ? '-0' : String(value);
+      case 'boolean': return String(value);
+    }
+    if (value === null) return 'null';
+    if (value instanceof Error) return value.stack ? value.name + ': ' + value.message + '\n' + value.stack : String(value);
+    if (value instanceof Date) return value.toISOString();
+    if (ancestors.indexOf(value) !== -1) return '[Circular]';
+    ancestors.push(value);
+    let text;
+    if (Array.isArray(value)) {
+      text = '[' + value.map(function (element) { return inspect(element, ancestors); }).join(',') + ']';
+    } else {
+      text = '{' + Object.keys(value).map(function (key) {
+        return JSON.stringify(key) + ':' + inspect(value[key], ancestors);
+      }).join(',') + '}';
+    }
+    ancestors.pop();
+    return text;
+  }
+
+  function format(args) {
+    let line = '';
+    for (let index = 0; index < args.length; index++) {
+      if (index > 0) line += ' ';
+      line += typeof args[index] === 'string' ? args[index] : inspect(args[index], []);
+    }
+    return line;
+  }
+
+  const levels = ['log', 'info', 'debug', 'warn', 'error'];
+  const console = {};
+  levels.forEach(function (name, level) {
+    console[name] = function () { native.write(level, format(arguments)); };
+  });
+  globalThis.console = console;
+  globalThis.global = globalThis;
+  return makeRequire;
+})
