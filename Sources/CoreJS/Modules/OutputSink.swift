@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// Where text goes: standard output, a file, a buffer in a test.
+public protocol OutputSink: Sendable {
+    /// Writes `text` as is (the caller adds line breaks).
+    func write(_ text: String)
+}
+
+/// Writes to a `FileHandle`, e.g. standard output or standard error.
+public struct FileHandleOutputSink: OutputSink {
+    private let handle: FileHandle
+
+    /// Writes to `handle`.
+    public init(_ handle: FileHandle) { self.handle = handle }
+
+    /// Standard output.
+    public static var standardOutput: FileHandleOutputSink { FileHandleOutputSink(.standardOutput) }
+    /// Standard error.
+    public static var standardError: FileHandleOutputSink { FileHandleOutputSink(.standardError) }
+
+    /// Writes the UTF-8 bytes of `text`.
+    public func write(_ text: String) {
+        handle.write(Data(text.utf8))
+    }
+}
+
+/// Collects everything written, for tests and for hosts that forward output elsewhere.
+public final class MemoryOutputSink: OutputSink {
+    private let buffer = Mutex("")
+
+    /// An empty sink.
+    public init() {}
+
+    /// Appends `text`.
+    public func write(_ text: String) {
+        buffer.withLock { $0 += text }
+    }
+
+    /// Everything written so far.
+    public var text: String { buffer.withLock { $0 } }
+
+    /// The text written so far, split into lines (without the final empty one).
+    public var lines: [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+}
