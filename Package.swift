@@ -27,7 +27,8 @@ let package = Package(
             dependencies: [
                 "CJavaScriptCore",
                 .product(name: "OrderedCollections", package: "swift-collections"),
-            ]
+            ],
+            resources: [.copy("Modules/commonjs-bootstrap.js")]
         ),
         // The analytics host: loads analytics modules and the bundled JavaScript core (js/anna).
         .target(

@@ -47,14 +47,16 @@ public final class CommonJSRuntime {
     private var makeRequire: JavaScriptValue!
 
     /// Installs `require`, `console`, `global` into `context`.
-    /// - Throws: ``JavaScriptError`` if the bootstrap cannot run (e.g. the context is unusable).
+    /// - Throws: ``JavaScriptError`` if the bootstrap cannot run (e.g. the context is unusable);
+    ///   ``ModuleError/unreadable(path:reason:)`` if the bootstrap script is missing from the
+    ///   CoreJS resource bundle (a packaging error).
     public init(context: JavaScriptContext = JavaScriptContext(), configuration: Configuration = .init()) throws {
         self.context = context
         self.configuration = configuration
         resolver = ModuleResolver(
             fileAccess: configuration.fileAccess, searchPaths: configuration.searchPaths,
             allowedRoots: configuration.allowedRoots ?? configuration.searchPaths)
-        let install = try context.evaluate(CommonJSBootstrap.source, sourceURL: CommonJSBootstrap.sourceURL)
+        let install = try context.evaluate(CommonJSBootstrap.source.get(), sourceURL: CommonJSBootstrap.sourceURL)
         makeRequire = try install.call([makeNativeHelpers()], operation: "installing the module runtime")
         let globalRequire = try makeRequire.call([context.makeValue(.string(configuration.baseDirectory))])
         try context.globalObject.setProperty("require", globalRequire)

@@ -34,25 +34,3 @@ let nativeFunctionFinalize: JSObjectFinalizeCallback = { object in
     guard let object, let info = JSObjectGetPrivate(object) else { return }
     Unmanaged<NativeFunction>.fromOpaque(info).release()
 }
-
-extension JavaScriptContext {
-    /// The JavaScript error object a Swift error becomes when thrown out of a native function.
-    func errorRef(for error: any Error) -> JSValueRef {
-        switch error {
-        case let throwable as any JavaScriptThrowable:
-            return makeErrorRef(
-                name: throwable.javaScriptName, message: throwable.javaScriptMessage,
-                properties: throwable.javaScriptProperties)
-        case let JavaScriptError.exception(exception):
-            // Keep where the original error pointed, not where the native function was called.
-            var properties: [String: JSONValue] = [:]
-            if let stack = exception.stack { properties["stack"] = .string(stack) }
-            if let sourceURL = exception.sourceURL { properties["sourceURL"] = .string(sourceURL) }
-            if let line = exception.line { properties["line"] = .number(Double(line)) }
-            if let column = exception.column { properties["column"] = .number(Double(column)) }
-            return makeErrorRef(name: exception.name, message: exception.message, properties: properties)
-        default:
-            return makeErrorRef(name: "Error", message: String(describing: error), properties: [:])
-        }
-    }
-}

@@ -13,9 +13,9 @@ internal import CJavaScriptCore
 public final class JavaScriptContext {
     let contextRef: JSGlobalContextRef
     private let groupRef: JSContextGroupRef
-    private let watchdog = Watchdog()
+    let watchdog = Watchdog()
     private let nativeFunctionClass: JSClassRef
-    private var errorConstructor: JSObjectRef?
+    private(set) var errorConstructor: JSObjectRef?
 
     /// How many ``JavaScriptValue`` wrappers of this context exist, each holding one
     /// protection from garbage collection: for leak checks in tests and benchmarks.
@@ -171,11 +171,6 @@ public final class JavaScriptContext {
         JavaScriptValue(makeRef(value), in: self)
     }
 
-    /// Makes an `Error` object with `name`, `message` and extra properties.
-    public func makeError(name: String, message: String, properties: [String: JSONValue] = [:]) -> JavaScriptValue {
-        JavaScriptValue(makeErrorRef(name: name, message: message, properties: properties), in: self)
-    }
-
     /// Runs a full garbage collection before returning. Returns false where the library
     /// can only ask for one (`JSGarbageCollect`, which waits for a run loop's timer).
     @discardableResult
@@ -183,81 +178,7 @@ public final class JavaScriptContext {
         anna_collect_garbage_now(contextRef)
     }
 
-    // MARK: - Internals shared by the wrapper types
-
-    /// The one place that turns a JavaScriptCore exception out-parameter into a Swift error.
-    func trying<Result>(
-        _ operation: @autoclosure () -> String, _ body: (UnsafeMutablePointer<JSValueRef?>) -> Result
-    ) throws -> Result {
-        var exception: JSValueRef?
-        let result = body(&exception)
-        if let exception {
-            if watchdog.fired {
-                watchdog.fired = false
-                throw JavaScriptError.executionTimeLimitExceeded(
-                    operation: operation(), limitSeconds: executionTimeLimit)
-            }
-            throw JavaScriptError.exception(makeException(from: exception))
-        }
-        return result
-    }
-
-    func makeErrorRef(name: String, message: String, properties: [String: JSONValue]) -> JSValueRef {
-        let messageRef = makeRef(.string(message))
-        var arguments: [JSValueRef?] = [messageRef]
-        let error = JSObjectMakeError(contextRef, 1, &arguments, nil)!
-        var members = properties
-        members["name"] = .string(name)
-        for (key, value) in members {
-            let valueRef = makeRef(value)
-            withJSString(key) { JSObjectSetProperty(contextRef, error, $0, valueRef, 0, nil) }
-        }
-        return error
-    }
-
-    func isError(_ object: JSObjectRef) -> Bool {
-        guard let errorConstructor else { return false }
-        return JSValueIsInstanceOfConstructor(contextRef, object, errorConstructor, nil)
-    }
-
-    /// Describes a thrown value (typically an `Error` a script caught and handed over) the
-    /// way a thrown exception is described.
-    public func exception(from thrown: JavaScriptValue) -> JavaScriptException {
-        makeException(from: thrown.ref)
-    }
-
-    private func makeException(from thrown: JSValueRef) -> JavaScriptException {
-        guard JSValueIsObject(contextRef, thrown), let object = JSValueToObject(contextRef, thrown, nil) else {
-            return JavaScriptException(
-                name: "Error", message: describe(thrown), thrownValue: jsonValue(from: thrown))
-        }
-        func member(_ key: String) -> JSValueRef? {
-            let value = propertyValue(contextRef, object, key)
-            guard let value, !JSValueIsUndefined(contextRef, value), !JSValueIsNull(contextRef, value) else {
-                return nil
-            }
-            return value
-        }
-        func integer(_ key: String) -> Int? {
-            member(key).flatMap { Int(exactly: JSValueToNumber(contextRef, $0, nil)) }
-        }
-        let stack = member("stack").map(describe).flatMap { $0.isEmpty ? nil : $0 }
-        var thrownValue = jsonValue(from: thrown)
-        if case var .object(members) = thrownValue {
-            members.removeValue(forKey: "line")
-            members.removeValue(forKey: "column")
-            members.removeValue(forKey: "sourceURL")
-            thrownValue = .object(members)
-        }
-        return JavaScriptException(
-            name: member("name").map(describe) ?? "Error",
-            message: member("message").map(describe) ?? describe(thrown),
-            sourceURL: member("sourceURL").map(describe),
-            line: integer("line"),
-            column: integer("column"),
-            stack: stack,
-            thrownValue: thrownValue)
-    }
+    // MARK: - Internals shared by the wrapper types (errors: JavaScriptContext+Errors.swift)
 
     /// `String(value)` in JavaScript, without letting a throwing `toString` escape.
     func describe(_ value: JSValueRef) -> String {
@@ -268,7 +189,7 @@ public final class JavaScriptContext {
 }
 
 /// Notices that the time limit fired, so the error can say so instead of a bare termination.
-private final class Watchdog {
+final class Watchdog {
     var fired = false
 }
 

@@ -1,12 +1,3 @@
-/// The JavaScript half of the module runtime: the module cache, `require` and `console`.
-///
-/// It is evaluated once per runtime and returns a function taking the native helpers
-/// (`resolve`, `read`, `compile`, `write`) and returning `makeRequire(directory)`.
-/// The Swift half (``ModuleResolver``, file access, compilation) stays on the native side.
-enum CommonJSBootstrap {
-    static let sourceURL = "anna:commonjs-bootstrap.js"
-
-    static let source = #"""
 (function (native) {
   'use strict';
   const cache = Object.create(null);
@@ -106,5 +97,3 @@ enum CommonJSBootstrap {
   globalThis.global = globalThis;
   return makeRequire;
 })
-"""#
-}

@@ -1,0 +1,106 @@
+internal import CJavaScriptCore
+
+// Errors across the boundary, both ways: `trying` turns a JavaScriptCore exception
+// out-parameter into a Swift ``JavaScriptError`` (the one place that does), and
+// `errorRef(for:)` turns a Swift error thrown by a native function into a JavaScript `Error`.
+
+extension JavaScriptContext {
+    /// Makes an `Error` object with `name`, `message` and extra properties.
+    public func makeError(name: String, message: String, properties: [String: JSONValue] = [:]) -> JavaScriptValue {
+        JavaScriptValue(makeErrorRef(name: name, message: message, properties: properties), in: self)
+    }
+
+    /// The one place that turns a JavaScriptCore exception out-parameter into a Swift error.
+    func trying<Result>(
+        _ operation: @autoclosure () -> String, _ body: (UnsafeMutablePointer<JSValueRef?>) -> Result
+    ) throws -> Result {
+        var exception: JSValueRef?
+        let result = body(&exception)
+        if let exception {
+            if watchdog.fired {
+                watchdog.fired = false
+                throw JavaScriptError.executionTimeLimitExceeded(
+                    operation: operation(), limitSeconds: executionTimeLimit)
+            }
+            throw JavaScriptError.exception(makeException(from: exception))
+        }
+        return result
+    }
+
+    func makeErrorRef(name: String, message: String, properties: [String: JSONValue]) -> JSValueRef {
+        let messageRef = makeRef(.string(message))
+        var arguments: [JSValueRef?] = [messageRef]
+        let error = JSObjectMakeError(contextRef, 1, &arguments, nil)!
+        var members = properties
+        members["name"] = .string(name)
+        for (key, value) in members {
+            let valueRef = makeRef(value)
+            withJSString(key) { JSObjectSetProperty(contextRef, error, $0, valueRef, 0, nil) }
+        }
+        return error
+    }
+
+    func isError(_ object: JSObjectRef) -> Bool {
+        guard let errorConstructor else { return false }
+        return JSValueIsInstanceOfConstructor(contextRef, object, errorConstructor, nil)
+    }
+
+    /// Describes a thrown value (typically an `Error` a script caught and handed over) the
+    /// way a thrown exception is described.
+    public func exception(from thrown: JavaScriptValue) -> JavaScriptException {
+        makeException(from: thrown.ref)
+    }
+
+    private func makeException(from thrown: JSValueRef) -> JavaScriptException {
+        guard JSValueIsObject(contextRef, thrown), let object = JSValueToObject(contextRef, thrown, nil) else {
+            return JavaScriptException(
+                name: "Error", message: describe(thrown), thrownValue: jsonValue(from: thrown))
+        }
+        func member(_ key: String) -> JSValueRef? {
+            let value = propertyValue(contextRef, object, key)
+            guard let value, !JSValueIsUndefined(contextRef, value), !JSValueIsNull(contextRef, value) else {
+                return nil
+            }
+            return value
+        }
+        func integer(_ key: String) -> Int? {
+            member(key).flatMap { Int(exactly: JSValueToNumber(contextRef, $0, nil)) }
+        }
+        let stack = member("stack").map(describe).flatMap { $0.isEmpty ? nil : $0 }
+        var thrownValue = jsonValue(from: thrown)
+        if case var .object(members) = thrownValue {
+            members.removeValue(forKey: "line")
+            members.removeValue(forKey: "column")
+            members.removeValue(forKey: "sourceURL")
+            thrownValue = .object(members)
+        }
+        return JavaScriptException(
+            name: member("name").map(describe) ?? "Error",
+            message: member("message").map(describe) ?? describe(thrown),
+            sourceURL: member("sourceURL").map(describe),
+            line: integer("line"),
+            column: integer("column"),
+            stack: stack,
+            thrownValue: thrownValue)
+    }
+
+    /// The JavaScript error object a Swift error becomes when thrown out of a native function.
+    func errorRef(for error: any Error) -> JSValueRef {
+        switch error {
+        case let throwable as any JavaScriptThrowable:
+            return makeErrorRef(
+                name: throwable.javaScriptName, message: throwable.javaScriptMessage,
+                properties: throwable.javaScriptProperties)
+        case let JavaScriptError.exception(exception):
+            // Keep where the original error pointed, not where the native function was called.
+            var properties: [String: JSONValue] = [:]
+            if let stack = exception.stack { properties["stack"] = .string(stack) }
+            if let sourceURL = exception.sourceURL { properties["sourceURL"] = .string(sourceURL) }
+            if let line = exception.line { properties["line"] = .number(Double(line)) }
+            if let column = exception.column { properties["column"] = .number(Double(column)) }
+            return makeErrorRef(name: exception.name, message: exception.message, properties: properties)
+        default:
+            return makeErrorRef(name: "Error", message: String(describing: error), properties: [:])
+        }
+    }
+}
