@@ -43,17 +43,25 @@ let package = Package(
             // folder when given its relative path.
             resources: [.copy("../../js/anna"), .copy("Bridge/module-bridge.js")]
         ),
-        .testTarget(name: "CoreJSTests", dependencies: ["CoreJS"]),
+        // Helpers every test target shares (temporary folders, a recording delegate, the
+        // repository's fixtures), built only with the tests.
+        .target(
+            name: "AnnaTestSupport",
+            dependencies: ["Anna", "CoreJS"],
+            path: "Tests/AnnaTestSupport",
+            resources: [.copy("../../fixtures")]
+        ),
+        .testTarget(name: "CoreJSTests", dependencies: ["CoreJS", "AnnaTestSupport"]),
         .testTarget(
             name: "AnnaTests",
-            dependencies: ["Anna", "CoreJS"],
-            resources: [.copy("js-anna"), .copy("../../fixtures")]
+            dependencies: ["Anna", "CoreJS", "AnnaTestSupport"],
+            resources: [.copy("js-anna")]
         ),
         // A headless UIKit-like responder kit (application, views, controllers, tables) over Anna.
         .target(name: "AnnaKit", dependencies: ["Anna"]),
         .testTarget(
             name: "AnnaKitTests",
-            dependencies: ["AnnaKit", "Anna", "CoreJS"],
+            dependencies: ["AnnaKit", "Anna", "CoreJS", "AnnaTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // The runnable example: a small shop app driven through a scripted session.
@@ -79,8 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnnaCLITests",
-            dependencies: ["AnnaCLI", "Anna", "CoreJS", "anna", "anna-demo"],
-            resources: [.copy("../../fixtures")]
+            dependencies: ["AnnaCLI", "Anna", "CoreJS", "AnnaTestSupport", "anna", "anna-demo"]
         ),
     ],
     swiftLanguageModes: [.v6]

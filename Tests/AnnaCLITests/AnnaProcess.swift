@@ -1,3 +1,4 @@
+import AnnaTestSupport
 import Foundation
 
 /// Runs the built `anna` binary and captures what it prints.
@@ -11,7 +12,7 @@ struct AnnaProcess {
     }
 
     /// The binary next to the test bundle (`.build/<config>/anna`).
-    static let executable = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("anna")
+    static let executable = BuildProducts.executable("anna")
 
     /// Runs `anna arguments…` with `input` on standard input.
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Output {
@@ -43,31 +44,10 @@ struct AnnaProcess {
     }
 }
 
-/// A temporary folder with files, removed when the test ends.
-final class Workspace {
-    let url: URL
-    var path: String { url.path }
+/// The CLI tests' workspaces: a temporary folder with a module and sessions.
+typealias Workspace = TemporaryFolder
 
-    init(_ files: [String: String] = [:]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("anna-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        for (name, contents) in files { try write(name, contents) }
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func write(_ name: String, _ contents: String) throws {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try contents.write(to: file, atomically: true, encoding: .utf8)
-    }
-
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func read(_ name: String) throws -> String { try String(contentsOfFile: file(name), encoding: .utf8) }
-
+extension TemporaryFolder {
     /// Writes `long.ndjson`: the shop session, 3,000 `scroll` events on its item, then
     /// `extra` lines. Returns the file's path.
     func writeLongSession(appending extra: String = "") throws -> String {
@@ -93,8 +73,8 @@ final class Workspace {
     }
 
     /// A small analytics module on the bundled core, and a session for it.
-    static func shop() throws -> Workspace {
-        try Workspace([
+    static func shop() throws -> TemporaryFolder {
+        try TemporaryFolder([
             "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
             "module/task/index.js": """
                 match('/home/ana-appeared', (node) => ({ action: 'viewed', screen: node.path }));

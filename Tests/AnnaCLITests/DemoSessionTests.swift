@@ -1,10 +1,11 @@
+import AnnaTestSupport
 import Foundation
 import Testing
 
 /// The bundled demo: its recorded session, expected results and trace, and the recorder.
 @Suite("The demo session and the Manager's recorder", .timeLimit(.minutes(3)))
 struct DemoSessionTests {
-    static let demo = Bundle.module.resourceURL!.appendingPathComponent("fixtures/demo")
+    static let demo = RepositoryFixtures.demo
     var module: String { Self.demo.appendingPathComponent("module").path }
 
     @Test("replaying the committed session gives exactly the committed results")
@@ -33,7 +34,7 @@ struct DemoSessionTests {
     func recorderReplays() throws {
         let workspace = try Workspace()
         let demo = Process()
-        demo.executableURL = AnnaProcess.executable.deletingLastPathComponent().appendingPathComponent("anna-demo")
+        demo.executableURL = BuildProducts.executable("anna-demo")
         demo.arguments = ["--module", module, "--visits", "6", "--record", workspace.file("recorded.ndjson")]
         let pipe = Pipe()
         demo.standardOutput = pipe

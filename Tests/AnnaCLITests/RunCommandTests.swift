@@ -1,3 +1,4 @@
+import AnnaTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Anna
+import AnnaTestSupport
 import AnnaKit
 import CoreJS
 import Dispatch
@@ -11,7 +12,7 @@ struct DeliveryTests {
     @Test("results reach the delegate on the delegate queue and the async sequence with their meta")
     func delegateQueue() async throws {
         let queue = DispatchQueue(label: "anna-kit.tests.delegate")
-        queue.setSpecific(key: ResultCollector.queueKey, value: "kit-delegate")
+        queue.setSpecific(key: RecordingDelegate.queueKey, value: "kit-delegate")
         let harness = Harness(delegateQueue: queue)
         let stream = harness.manager.results()
         let screen = ScreenViewController(name: "screen")
@@ -23,7 +24,7 @@ struct DeliveryTests {
 
         let results = await harness.results()
         #expect(results.count == 3)
-        #expect(harness.collector.queueNames == Array(repeating: "kit-delegate", count: 3))
+        #expect(harness.collector.queueLabels == Array(repeating: "kit-delegate", count: 3))
         var streamed: [AnalyticsResult] = []
         for await result in stream {
             streamed.append(result)
@@ -42,7 +43,7 @@ struct DeliveryTests {
         screen.analyzer.record("ping")
 
         #expect(await harness.traces() == [Trace("ana-appeared", "/screen"), Trace("ping", "/screen")])
-        #expect(harness.collector.errors == [
+        #expect(harness.collector.errorDescriptions == [
             "task 'explode' on '/screen' (explode): the task exploded on purpose"
         ])
     }

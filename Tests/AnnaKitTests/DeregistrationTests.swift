@@ -1,3 +1,4 @@
+import AnnaTestSupport
 import Anna
 import AnnaKit
 import Foundation
@@ -72,7 +73,7 @@ struct DeregistrationTests {
 
     @Test("an application that goes away empties the tree")
     func application() async throws {
-        let collector = ResultCollector()
+        let collector = RecordingDelegate()
         let manager = Manager(moduleURL: Harness.moduleURL)
         manager.delegate = collector
         var application: Application? = Application(manager: manager)

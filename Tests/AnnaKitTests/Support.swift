@@ -1,37 +1,9 @@
 import Anna
+import AnnaTestSupport
 import AnnaKit
 import CoreJS
 import Foundation
 import Synchronization
-
-/// Collects what a manager delivers, and on which queue it was delivered.
-final class ResultCollector: ManagerDelegate {
-    static let queueKey = DispatchSpecificKey<String>()
-
-    private struct State {
-        var results: [AnalyticsResult] = []
-        var errors: [String] = []
-        var queueNames: [String?] = []
-    }
-
-    private let state = Mutex(State())
-
-    func manager(_ manager: Manager, didSend result: AnalyticsResult) {
-        let queueName = DispatchQueue.getSpecific(key: Self.queueKey)
-        state.withLock {
-            $0.results.append(result)
-            $0.queueNames.append(queueName)
-        }
-    }
-
-    func manager(_ manager: Manager, didCatch error: any Error) {
-        state.withLock { $0.errors.append(String(describing: error)) }
-    }
-
-    var results: [AnalyticsResult] { state.withLock { $0.results } }
-    var errors: [String] { state.withLock { $0.errors } }
-    var queueNames: [String?] { state.withLock { $0.queueNames } }
-}
 
 /// One event as the fixture's tracing tasks report it: the event, the node's path and index.
 struct Trace: Equatable, CustomStringConvertible {
@@ -92,7 +64,7 @@ final class Harness {
     }
 
     let manager: Manager
-    let collector = ResultCollector()
+    let collector = RecordingDelegate()
     let application: Application
     let window = Window()
 

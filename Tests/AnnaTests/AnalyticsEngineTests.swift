@@ -1,3 +1,4 @@
+import AnnaTestSupport
 import Anna
 import CoreJS
 import Foundation
@@ -57,7 +58,7 @@ struct AnalyticsEngineTests {
     @Test("a module built on a protocol-only core works; its results have no meta")
     func protocolOnlyCore() throws {
         let collector = Collector()
-        let engine = try engine(Fixtures.protocolModule, roots: [Fixtures.repositoryFixtures], into: collector)
+        let engine = try engine(Fixtures.protocolModule, roots: [RepositoryFixtures.folder], into: collector)
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "master")
         try engine.registerNode(id: NodeID(owner: 2, keys: [.name("table")]), parent: NodeID(2), name: "table")

@@ -1,3 +1,4 @@
+import AnnaTestSupport
 import Foundation
 
 /// Paths of the analytics modules the tests load.
@@ -5,8 +6,6 @@ enum Fixtures {
     static let resources = Bundle.module.resourceURL!
     /// The shop module of the JS core tests (`Tests/AnnaTests/js-anna/fixtures/shop`).
     static let shopModule = resources.appendingPathComponent("js-anna/fixtures/shop")
-    /// The repository's `fixtures/` folder (copied as a resource).
-    static let repositoryFixtures = resources.appendingPathComponent("fixtures")
     /// A module built on a minimal hand-written core that follows only the protocol.
-    static let protocolModule = repositoryFixtures.appendingPathComponent("protocol-module")
+    static let protocolModule = RepositoryFixtures.protocolModule
 }

@@ -1,4 +1,5 @@
 import Anna
+import AnnaTestSupport
 import CoreJS
 import Dispatch
 import Foundation
@@ -31,32 +32,6 @@ final class HostScreen: Responder, AnalyzableObject, @unchecked Sendable {
     }
     func subAnalyzable(for key: String) -> SubAnalyzable? {
         key == "table" ? .one(table) : nil
-    }
-}
-
-/// Collects what a manager delivers, and on which queue.
-final class RecordingDelegate: ManagerDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var storedResults: [AnalyticsResult] = []
-    private var storedErrors: [any Error] = []
-    private var storedQueueLabels: Set<String> = []
-    static let queueKey = DispatchSpecificKey<String>()
-
-    var results: [AnalyticsResult] { lock.withLock { storedResults } }
-    /// The labels (``queueKey``) of the queues results arrived on.
-    var queueLabels: Set<String> { lock.withLock { storedQueueLabels } }
-    var values: [JSONValue] { results.map(\.value) }
-    var errors: [any Error] { lock.withLock { storedErrors } }
-
-    func manager(_ manager: Manager, didSend result: AnalyticsResult) {
-        lock.withLock {
-            storedResults.append(result)
-            storedQueueLabels.insert(DispatchQueue.getSpecific(key: Self.queueKey) ?? "unknown")
-        }
-    }
-
-    func manager(_ manager: Manager, didCatch error: any Error) {
-        lock.withLock { storedErrors.append(error) }
     }
 }
 

@@ -1,3 +1,4 @@
+import AnnaTestSupport
 import CoreJS
 import Foundation
 import Testing
