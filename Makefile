@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test bench-build bench bench-check bench-baseline clean
+.PHONY: setup build run test lint format bench-build bench bench-check bench-baseline clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -34,8 +34,19 @@ run: build
 	@echo "== anna trace: checking the session against $(DEMO)/session.trace.json =="
 	$(SWIFT) run --skip-build anna trace --events $(DEMO)/session.ndjson --module $(DEMO)/module --expect $(DEMO)/session.trace.json
 
-test: setup
+## Every test, after the lint (so CI checks the formatting too).
+test: setup lint
 	$(SWIFT) test
+
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks
+
+## Checks the Swift sources against .swift-format (swift-format ships with the toolchain).
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+## Formats the Swift sources in place.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 BENCH     := .build/release/anna-bench
 BENCH_OUT := .build/bench.json

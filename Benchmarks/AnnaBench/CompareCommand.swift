@@ -48,7 +48,8 @@ struct CompareCommand: ParsableCommand {
             let change = finding.baseline == 0 ? 0 : (finding.current / finding.baseline - 1) * 100
             var verdict = finding.worse ? "WORSE" : finding.muchBetter ? "better (refresh the baseline?)" : "ok"
             if finding.worse && finding.othersShare > ScenarioRunner.noisyShare {
-                verdict += " (but other processes used up to \(Int((finding.othersShare * 100).rounded()))% of the CPUs: run again on a quiet machine)"
+                verdict +=
+                    " (but other processes used up to \(Int((finding.othersShare * 100).rounded()))% of the CPUs: run again on a quiet machine)"
             }
             print(
                 "\(finding.worse ? "✗" : "✓") \(finding.line) \(finding.figure): baseline \(format(finding.baseline)), "

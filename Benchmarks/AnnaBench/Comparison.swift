@@ -59,13 +59,15 @@ struct Comparison {
             }
             for figure in guarded {
                 let rule = Self.rules[figure] ?? Rule(higherIsBetter: false, slack: 0)
-                let old = base.number(figure), new = now.number(figure)
+                let old = base.number(figure)
+                let new = now.number(figure)
                 let limit = rule.higherIsBetter ? old * (1 - tolerance) - rule.slack : old * (1 + tolerance) + rule.slack
                 let worse = rule.higherIsBetter ? new < limit : new > limit
                 let muchBetter = rule.higherIsBetter ? new > old * (1 + tolerance) : new < old * (1 - tolerance) - rule.slack
-                findings.append(Finding(
-                    line: key, figure: figure, baseline: old, current: new, limit: limit, worse: worse,
-                    muchBetter: muchBetter, othersShare: now.number("othersCpuShare")))
+                findings.append(
+                    Finding(
+                        line: key, figure: figure, baseline: old, current: new, limit: limit, worse: worse,
+                        muchBetter: muchBetter, othersShare: now.number("othersCpuShare")))
             }
         }
         return (findings, missing)

@@ -66,8 +66,9 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: "Throughput and soak: events to record (default 1,000,000).")
     var events: Int?
 
-    @Option(help: ArgumentHelp(
-        "Throughput: an analytics module folder to run instead of the bundled core.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Throughput: an analytics module folder to run instead of the bundled core.", valueName: "dir"))
     var module: String?
 
     @Option(help: "Throughput: the module's task folder, relative to it, replaced by the generated tasks (default task).")
@@ -88,10 +89,11 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: "Latency: seconds of offered events (default 3).")
     var seconds: Double?
 
-    @Option(help: ArgumentHelp(
-        "Throughput and latency: events recorded and flushed before the measured ones, untimed, so JavaScriptCore's "
-            + "optimizing tiers are done (default: \(Sizes.throughputWarmup) for throughput, \(Sizes.latencyWarmup) for latency).",
-        valueName: "events"))
+    @Option(
+        help: ArgumentHelp(
+            "Throughput and latency: events recorded and flushed before the measured ones, untimed, so JavaScriptCore's "
+                + "optimizing tiers are done (default: \(Sizes.throughputWarmup) for throughput, \(Sizes.latencyWarmup) for latency).",
+            valueName: "events"))
     var warmup: Int?
 
     func validate() throws {

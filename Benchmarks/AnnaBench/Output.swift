@@ -50,14 +50,17 @@ final class Output {
     }
 
     private static func row(_ line: ReportLine) -> [String] {
-        let scenario = line.string("scenario"), variant = line.string("variant")
+        let scenario = line.string("scenario")
+        let variant = line.string("variant")
         switch scenario {
         case "W1", "W2":
-            var details = "\(grouped(line.number("nsPerEvent"))) ns/event, \(grouped(line.number("results"))) results"
+            var details =
+                "\(grouped(line.number("nsPerEvent"))) ns/event, \(grouped(line.number("results"))) results"
                 + " (\(grouped(line.number("events"))) events, \(grouped(line.number("nodes"))) nodes, "
                 + "\(grouped(line.number("patterns"))) patterns, median of \(Int(line.number("runs"))))"
             if scenario == "W2" {
-                details += "; registration \(grouped(line.number("registrationNsPerNode"))) ns/node, "
+                details +=
+                    "; registration \(grouped(line.number("registrationNsPerNode"))) ns/node, "
                     + "\(grouped(line.number("bytesPerNode"))) B/node"
                 if let relative = line["relativeToReference"]?.numberValue {
                     details += String(format: "; %.0f%% of nodes=1000,patterns=100", relative * 100)

@@ -37,12 +37,16 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("w2-events"), help: "W2 events per variant and run (quick 500,000; full 1,000,000).")
     var w2Events: Int?
 
-    @Option(name: .customLong("w2-nodes"), help: ArgumentHelp(
-        "W2 tree sizes in nodes, with 100 patterns; those of more than 1,000 cells also with events on every cell (default 1000,10000,100000).",
-        valueName: "n,n,…"))
+    @Option(
+        name: .customLong("w2-nodes"),
+        help: ArgumentHelp(
+            "W2 tree sizes in nodes, with 100 patterns; those of more than 1,000 cells also with events on every cell (default 1000,10000,100000).",
+            valueName: "n,n,…"))
     var w2Nodes: String?
 
-    @Option(name: .customLong("w2-patterns"), help: ArgumentHelp("W2 pattern counts, on a 1000-node tree (default 10,100,1000,10000).", valueName: "n,n,…"))
+    @Option(
+        name: .customLong("w2-patterns"),
+        help: ArgumentHelp("W2 pattern counts, on a 1000-node tree (default 10,100,1000,10000).", valueName: "n,n,…"))
     var w2Patterns: String?
 
     @Option(help: "W3 events (quick 2,000,000; full 10,000,000).")
@@ -60,9 +64,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "W4 seconds of offered events per run (quick 3; full 5).")
     var latencySeconds: Double?
 
-    @Option(help: ArgumentHelp(
-        "Also run W1 with this analytics module (repeatable); its task folder is replaced in memory by the W1 tasks.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Also run W1 with this analytics module (repeatable); its task folder is replaced in memory by the W1 tasks.",
+            valueName: "dir"))
     var module: [String] = []
 
     @Option(help: "The --module's task folder, relative to it.")
@@ -143,7 +148,11 @@ struct RunCommand: AsyncParsableCommand {
 
 /// What `--scenario` takes: one scenario or `all`, in any case (`w1`, `ALL`).
 enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4", all
+    case w1 = "W1"
+    case w2 = "W2"
+    case w3 = "W3"
+    case w4 = "W4"
+    case all
 
     init?(argument: String) {
         guard let choice = Self.allCases.first(where: { $0.rawValue.caseInsensitiveCompare(argument) == .orderedSame })

@@ -3,7 +3,10 @@ import Foundation
 
 /// One scenario of a run.
 enum Scenario: String, CaseIterable, Sendable {
-    case w1 = "W1", w2 = "W2", w3 = "W3", w4 = "W4"
+    case w1 = "W1"
+    case w2 = "W2"
+    case w3 = "W3"
+    case w4 = "W4"
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -46,16 +49,20 @@ struct ScenarioRunner {
         let variants: [(name: String, module: String, tasks: TaskSet, arguments: [String])] =
             [("bundled", "bundled", .w1, [])]
             + modules.map { module in
-                ("module=\(module)", module, .w1Portable,
-                 ["--module", module, "--module-task-folder", moduleTaskFolder]
-                    + moduleAllowedRoots.flatMap { ["--module-allowed-root", $0] })
+                (
+                    "module=\(module)", module, .w1Portable,
+                    ["--module", module, "--module-task-folder", moduleTaskFolder]
+                        + moduleAllowedRoots.flatMap { ["--module-allowed-root", $0] }
+                )
             }
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
         for run in 1...sizes.runs {
             for (position, variant) in variants.enumerated() {
                 let raw = try ChildProcess.measure(
-                    ["throughput", "--screens", "\(HostTree.w1Screens)", "--events", "\(sizes.w1Events)",
-                     "--tasks", variant.tasks.rawValue] + variant.arguments)
+                    [
+                        "throughput", "--screens", "\(HostTree.w1Screens)", "--events", "\(sizes.w1Events)",
+                        "--tasks", variant.tasks.rawValue,
+                    ] + variant.arguments)
                 runs[position].append(raw)
                 output.progress(
                     "W1 \(variant.name) run \(run)/\(sizes.runs): \(Output.grouped(raw.eventsPerSecond)) events/s"
@@ -91,10 +98,11 @@ struct ScenarioRunner {
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
         for run in 1...sizes.runs {
             for (position, variant) in variants.enumerated() {
-                let raw = try ChildProcess.measure([
-                    "throughput", "--screens", "\(variant.screens)", "--tasks", TaskSet.scale.rawValue,
-                    "--patterns", "\(variant.patterns)", "--events", "\(sizes.w2Events)",
-                ] + (variant.everyCell ? ["--every-cell"] : []))
+                let raw = try ChildProcess.measure(
+                    [
+                        "throughput", "--screens", "\(variant.screens)", "--tasks", TaskSet.scale.rawValue,
+                        "--patterns", "\(variant.patterns)", "--events", "\(sizes.w2Events)",
+                    ] + (variant.everyCell ? ["--every-cell"] : []))
                 runs[position].append(raw)
                 output.progress(
                     "W2 \(variant.name) run \(run)/\(sizes.runs): "
@@ -113,7 +121,8 @@ struct ScenarioRunner {
             line["registrationNsPerNode"] = .rounded(Stats.median(runs.map { $0.number("registrationSeconds") * 1e9 / registered }))
             line["bytesPerNode"] = .rounded(Stats.median(runs.map(\.bytesPerNode)))
             line["rssAfterRegistrationMB"] = .rounded(Stats.median(runs.map { $0.number("rssAfterRegistration") / 1_048_576 }), 1)
-            line["guard"] = registered >= Double(Self.memoryGuardMinimumNodes)
+            line["guard"] =
+                registered >= Double(Self.memoryGuardMinimumNodes)
                 ? ["eventsPerSecond", "bytesPerNode"] : ["eventsPerSecond"]
             lines.append(line)
         }

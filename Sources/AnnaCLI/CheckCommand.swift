@@ -20,7 +20,8 @@ struct CheckCommand: ParsableCommand {
         let folder = try module.taskFolder()
         let checker = TaskFileChecker(taskFolder: folder.path, timeLimit: module.timeLimit)
         let files = checker.taskFiles()
-        var patternCount = 0, problemCount = 0
+        var patternCount = 0
+        var problemCount = 0
         for relative in files {
             let file = folder.path + "/" + relative
             let report = checker.check(file)

@@ -95,7 +95,10 @@ final class LineReader {
             buffer.deallocate()
             buffer = larger
         }
-        guard let base = buffer.baseAddress else { reachedEnd = true; return }
+        guard let base = buffer.baseAddress else {
+            reachedEnd = true
+            return
+        }
         var count: Int
         repeat { count = read(descriptor, base + end, buffer.count - end) } while count < 0 && errno == EINTR
         if count > 0 { end += count } else { reachedEnd = true }

@@ -5,7 +5,10 @@ import Foundation
 
 /// Which analytics code to run: a whole module, or a task folder on the bundled core.
 struct ModuleOptions: ParsableArguments {
-    @Option(name: .customLong("module"), help: ArgumentHelp("An analytics module folder (its index.js exports the constructor); any core that follows the module protocol.", valueName: "dir"))
+    @Option(
+        name: .customLong("module"),
+        help: ArgumentHelp(
+            "An analytics module folder (its index.js exports the constructor); any core that follows the module protocol.", valueName: "dir"))
     var modulePath: String?
 
     @Option(name: .customLong("tasks"), help: ArgumentHelp("A task folder, run with the bundled core.", valueName: "dir"))

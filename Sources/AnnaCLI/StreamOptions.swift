@@ -10,7 +10,9 @@ struct StreamOptions: ParsableArguments {
     @Flag(name: .customLong("keep-going"), help: "Skip malformed lines (counted in a summary) instead of stopping with exit 65.")
     var keepGoing = false
 
-    @Option(name: .customLong("console"), help: ArgumentHelp("Write console output of task scripts to this file instead of standard error.", valueName: "file"))
+    @Option(
+        name: .customLong("console"),
+        help: ArgumentHelp("Write console output of task scripts to this file instead of standard error.", valueName: "file"))
     var consolePath: String?
 
     /// The console for task scripts: the `--console` file, or `standardError`.

@@ -126,7 +126,9 @@ struct StreamReplay {
     /// Prints the summary line when anything was skipped or failed, and turns a stop into exit 65.
     static func finish(_ summary: Summary) throws {
         if summary.skippedLines > 0 || summary.coreErrors > 0 {
-            printError("anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, \(summary.skippedLines) malformed lines skipped, \(summary.coreErrors) errors")
+            printError(
+                "anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, \(summary.skippedLines) malformed lines skipped, \(summary.coreErrors) errors"
+            )
         }
         if summary.stopped { throw ExitCodes.malformedStream }
     }

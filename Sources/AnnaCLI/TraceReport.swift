@@ -20,7 +20,9 @@ struct TraceReport {
     /// duplicated, and where it was found or how often.
     struct Finding {
         enum Kind: String {
-            case matched, missing, outOfOrder = "out of order", duplicated
+            case matched, missing
+            case outOfOrder = "out of order"
+            case duplicated
         }
 
         let kind: Kind

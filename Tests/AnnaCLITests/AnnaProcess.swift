@@ -19,7 +19,9 @@ struct AnnaProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        let stdin = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = stdin
@@ -77,23 +79,23 @@ extension TemporaryFolder {
         try TemporaryFolder([
             "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
             "module/task/index.js": """
-                match('/home/ana-appeared', (node) => ({ action: 'viewed', screen: node.path }));
-                match('list/item/did-select', (node) => ({ action: 'selected', item: node.index, title: node.latestValue('title') }));
-                match('list/item/explode', () => { throw new Error('boom') });
-                match('log', (node) => { console.log('logged from', node.path); });
-                """,
+            match('/home/ana-appeared', (node) => ({ action: 'viewed', screen: node.path }));
+            match('list/item/did-select', (node) => ({ action: 'selected', item: node.index, title: node.latestValue('title') }));
+            match('list/item/explode', () => { throw new Error('boom') });
+            match('log', (node) => { console.log('logged from', node.path); });
+            """,
             "session.ndjson": """
-                {"op":"version","version":1}
-                // the shop session
-                {"op":"register","id":1,"parent":null,"name":"__root__","time":1000}
-                {"op":"register","id":2,"parent":1,"name":"home","time":1001}
-                {"op":"register","id":[2,"list"],"parent":2,"name":"list","time":1002}
-                {"op":"register","id":3,"parent":[2,"list"],"name":"item","index":4,"time":1003}
-                {"op":"appear","id":2,"time":1004}
-                {"op":"update","id":3,"keyPath":"title","value":"Boots","time":1005}
-                {"op":"event","id":3,"name":"did-select","time":1006}
+            {"op":"version","version":1}
+            // the shop session
+            {"op":"register","id":1,"parent":null,"name":"__root__","time":1000}
+            {"op":"register","id":2,"parent":1,"name":"home","time":1001}
+            {"op":"register","id":[2,"list"],"parent":2,"name":"list","time":1002}
+            {"op":"register","id":3,"parent":[2,"list"],"name":"item","index":4,"time":1003}
+            {"op":"appear","id":2,"time":1004}
+            {"op":"update","id":3,"keyPath":"title","value":"Boots","time":1005}
+            {"op":"event","id":3,"name":"did-select","time":1006}
 
-                """,
+            """,
         ])
     }
 }

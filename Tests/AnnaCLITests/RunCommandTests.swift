@@ -9,10 +9,11 @@ struct RunCommandTests {
         let workspace = try Workspace.shop()
         let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
-        #expect(output.stdoutLines == [
-            #"{"action":"viewed","screen":"/home"}"#,
-            #"{"action":"selected","item":4,"title":"Boots"}"#,
-        ])
+        #expect(
+            output.stdoutLines == [
+                #"{"action":"viewed","screen":"/home"}"#,
+                #"{"action":"selected","item":4,"title":"Boots"}"#,
+            ])
         #expect(output.stderr == "")
     }
 
@@ -21,10 +22,11 @@ struct RunCommandTests {
         let workspace = try Workspace.shop()
         let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", workspace.file("module/task"), "--meta"])
         #expect(output.status == 0)
-        #expect(output.stdoutLines == [
-            #"{"result":{"action":"viewed","screen":"/home"},"task":"/home/ana-appeared","path":"/home","event":"ana-appeared"}"#,
-            #"{"result":{"action":"selected","item":4,"title":"Boots"},"task":"list/item/did-select","path":"/home/list/item","event":"did-select"}"#,
-        ])
+        #expect(
+            output.stdoutLines == [
+                #"{"result":{"action":"viewed","screen":"/home"},"task":"/home/ana-appeared","path":"/home","event":"ana-appeared"}"#,
+                #"{"result":{"action":"selected","item":4,"title":"Boots"},"task":"list/item/did-select","path":"/home/list/item","event":"did-select"}"#,
+            ])
     }
 
     @Test("reads standard input as it arrives")
@@ -33,7 +35,8 @@ struct RunCommandTests {
         let process = Process()
         process.executableURL = AnnaProcess.executable
         process.arguments = ["run", "--events", "-", "--module", workspace.file("module")]
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -56,31 +59,36 @@ struct RunCommandTests {
     @Test("a malformed line stops the run with 65 after the results so far, naming file and line")
     func malformedLine() throws {
         let workspace = try Workspace.shop()
-        try workspace.write("bad.ndjson", try workspace.read("session.ndjson") + """
-            {"op":"teleport","id":3}
-            {"op":"event","id":3,"name":"did-select","time":1007}
+        try workspace.write(
+            "bad.ndjson",
+            try workspace.read("session.ndjson") + """
+                {"op":"teleport","id":3}
+                {"op":"event","id":3,"name":"did-select","time":1007}
 
-            """)
+                """)
         let output = try AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
-        #expect(output.stderrLines == [
-            "\(workspace.file("bad.ndjson")):10: unknown op 'teleport' (expected register, event, update, appear, disappear, deregister, snapshot, version)",
-        ])
+        #expect(
+            output.stderrLines == [
+                "\(workspace.file("bad.ndjson")):10: unknown op 'teleport' (expected register, event, update, appear, disappear, deregister, snapshot, version)"
+            ])
     }
 
-    @Test("every kind of malformed line is reported", arguments: [
-        (#"{"op":"event","id":3"#, "invalid JSON at column 21: expected ',' or '}' in an object"),
-        (#"["op"]"#, "a line must be a JSON object"),
-        (#"{"id":3}"#, "missing field 'op'"),
-        (#"{"op":"event","id":3}"#, "missing field 'name'"),
-        (#"{"op":"event","id":"three","name":"x"}"#, #"field 'id' must be a node ID (an integer or [owner, key, …]), got "three""#),
-        (#"{"op":"register","id":4,"parent":1,"name":"x","index":1.5}"#, "field 'index' must be an integer, got 1.5"),
-        (#"{"op":"event","id":3,"name":"x","properties":[1]}"#, "field 'properties' must be an object, got [1]"),
-        (#"{"op":"event","id":3,"name":"x","time":"now"}"#, #"field 'time' must be a number, got "now""#),
-        (#"{"op":"event","id":3,"name":"x","extra":1}"#, "unknown field 'extra' for op 'event'"),
-        (#"{"op":"version","version":2}"#, "stream version 2 is newer than this reader (1)"),
-    ])
+    @Test(
+        "every kind of malformed line is reported",
+        arguments: [
+            (#"{"op":"event","id":3"#, "invalid JSON at column 21: expected ',' or '}' in an object"),
+            (#"["op"]"#, "a line must be a JSON object"),
+            (#"{"id":3}"#, "missing field 'op'"),
+            (#"{"op":"event","id":3}"#, "missing field 'name'"),
+            (#"{"op":"event","id":"three","name":"x"}"#, #"field 'id' must be a node ID (an integer or [owner, key, …]), got "three""#),
+            (#"{"op":"register","id":4,"parent":1,"name":"x","index":1.5}"#, "field 'index' must be an integer, got 1.5"),
+            (#"{"op":"event","id":3,"name":"x","properties":[1]}"#, "field 'properties' must be an object, got [1]"),
+            (#"{"op":"event","id":3,"name":"x","time":"now"}"#, #"field 'time' must be a number, got "now""#),
+            (#"{"op":"event","id":3,"name":"x","extra":1}"#, "unknown field 'extra' for op 'event'"),
+            (#"{"op":"version","version":2}"#, "stream version 2 is newer than this reader (1)"),
+        ])
     func malformedKinds(line: String, message: String) throws {
         let workspace = try Workspace.shop()
         try workspace.write("bad.ndjson", line + "\n")
@@ -92,23 +100,26 @@ struct RunCommandTests {
     @Test("--keep-going skips malformed lines and counts them; core errors continue with their line")
     func keepGoing() throws {
         let workspace = try Workspace.shop()
-        try workspace.write("mixed.ndjson", try workspace.read("session.ndjson") + """
-            not json
-            {"op":"event","id":99,"name":"did-select"}
-            {"op":"event","id":3,"name":"explode"}
-            {"op":"event","id":3,"name":"did-select","time":1009}
+        try workspace.write(
+            "mixed.ndjson",
+            try workspace.read("session.ndjson") + """
+                not json
+                {"op":"event","id":99,"name":"did-select"}
+                {"op":"event","id":3,"name":"explode"}
+                {"op":"event","id":3,"name":"did-select","time":1009}
 
-            """)
+                """)
         let output = try AnnaProcess.run(["run", "--events", workspace.file("mixed.ndjson"), "--module", workspace.file("module"), "--keep-going"])
         let file = workspace.file("mixed.ndjson")
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
-        #expect(output.stderrLines == [
-            "\(file):10: invalid JSON at column 2: invalid literal, expected 'null'",
-            "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
-            "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
-            "anna: 13 lines, 10 operations, 3 results, 1 malformed lines skipped, 2 errors",
-        ])
+        #expect(
+            output.stderrLines == [
+                "\(file):10: invalid JSON at column 2: invalid literal, expected 'null'",
+                "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
+                "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
+                "anna: 13 lines, 10 operations, 3 results, 1 malformed lines skipped, 2 errors",
+            ])
     }
 
     @Test("console output of tasks goes to standard error, or to --console FILE")
@@ -118,7 +129,9 @@ struct RunCommandTests {
         let toStderr = try AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
         #expect(toStderr.stdoutLines.count == 2)
         #expect(toStderr.stderrLines == ["logged from /home/list/item"])
-        let toFile = try AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt")])
+        let toFile = try AnnaProcess.run([
+            "run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt"),
+        ])
         #expect(toFile.stderr == "")
         #expect(try workspace.read("console.txt") == "logged from /home/list/item\n")
     }
@@ -174,12 +187,12 @@ struct RunCommandMoreTests {
             "module/task/index.js": "",
             "module/task/Screen.js": "console.log('Screen.js loaded'); match('screen/tap', (node) => node.index);\n",
             "s.ndjson": """
-                {"op":"register","id":1,"parent":null,"name":"__root__"}
-                {"op":"register","id":2,"parent":1,"name":"screen","index":0,"namespace":"Screen"}
-                {"op":"register","id":3,"parent":1,"name":"screen","index":1,"namespace":"Screen"}
-                {"op":"event","id":3,"name":"tap"}
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"register","id":2,"parent":1,"name":"screen","index":0,"namespace":"Screen"}
+            {"op":"register","id":3,"parent":1,"name":"screen","index":1,"namespace":"Screen"}
+            {"op":"event","id":3,"name":"tap"}
 
-                """,
+            """,
         ])
         let plain = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
         #expect(plain.stdoutLines == ["1"])
@@ -194,16 +207,19 @@ struct RunCommandMoreTests {
         let workspace = try Workspace([
             "tasks/index.js": "match('spin', () => { for (;;) {} }); match('tap', () => 'after');\n",
             "s.ndjson": """
-                {"op":"register","id":1,"parent":null,"name":"__root__"}
-                {"op":"event","id":1,"name":"spin"}
-                {"op":"event","id":1,"name":"tap"}
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"event","id":1,"name":"spin"}
+            {"op":"event","id":1,"name":"tap"}
 
-                """,
+            """,
         ])
         let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#""after""#])
-        #expect(output.stderrLines.first == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: recording 'spin' on node 1 ran longer than 0.2 s and was stopped")
+        #expect(
+            output.stderrLines.first
+                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: recording 'spin' on node 1 ran longer than 0.2 s and was stopped"
+        )
     }
 
     @Test("a progress line appears on a terminal, and only there")
@@ -215,7 +231,8 @@ struct RunCommandMoreTests {
         #expect(terminal.contains("lines, 2 results,"))
         #expect(terminal.contains("events/s"))
         #expect(try workspace.read("out.txt").split(separator: "\n").count == 2)
-        let piped = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
+        let piped = try AnnaProcess.run(
+            ["run", "--events", file, "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
         #expect(piped.stderr == "")
     }
 }
@@ -232,7 +249,9 @@ struct RunCommandBatchTests {
             switch line {
             case 1_500, 4_100:
                 stream += #"{"op":"event","id":99,"name":"did-select"}"#
-                expected.append("\(file):\(line): error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.")
+                expected.append(
+                    "\(file):\(line): error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered."
+                )
             case 2_100:
                 stream += #"{"op":"event","id":3,"name":"explode"}"#
                 expected.append("\(file):2100: error: task 'list/item/explode' on '/home/list/item' (explode): boom")
@@ -260,18 +279,20 @@ struct RunCommandBatchTests {
     func lineShapes() throws {
         let workspace = try Workspace.shop()
         let title = String(repeating: "long ", count: 40_000)  // 200 kB, past the reader's first buffer
-        let stream = try workspace.read("session.ndjson")
+        let stream =
+            try workspace.read("session.ndjson")
             + #"{"op":"update","id":3,"keyPath":"title","value":"\#(title)"}"# + "\n"
             + #"{"op":"event","id":3,"name":"did-select"}"#
         try workspace.write("crlf.ndjson", stream.replacingOccurrences(of: "\n", with: "\r\n"))
         let output = try AnnaProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stderr == "")
-        #expect(output.stdoutLines == [
-            #"{"action":"viewed","screen":"/home"}"#,
-            #"{"action":"selected","item":4,"title":"Boots"}"#,
-            #"{"action":"selected","item":4,"title":"\#(title)"}"#,
-        ])
+        #expect(
+            output.stdoutLines == [
+                #"{"action":"viewed","screen":"/home"}"#,
+                #"{"action":"selected","item":4,"title":"Boots"}"#,
+                #"{"action":"selected","item":4,"title":"\#(title)"}"#,
+            ])
     }
 
     @Test("on a terminal, errors and console output of tasks start on a line of their own, not after the progress line")

@@ -15,35 +15,39 @@ struct SnapshotTraceCheckTests {
         let json = try AnnaProcess.run(arguments + ["--format", "json"])
         #expect(json.stdout.contains(#""name":"item""#))
         let dot = try AnnaProcess.run(arguments + ["--format", "dot"])
-        #expect(dot.stdoutLines == [
-            "digraph focus {",
-            "  rankdir=TB;",
-            "  node [shape=box, fontname=\"Helvetica\"];",
-            "  \"1\" [label=\"__root__\"];",
-            "  \"2\" [label=\"home\\nlast: ana-appeared\"];",
-            "  \"1\" -> \"2\";",
-            "  \"2/list\" [label=\"list\"];",
-            "  \"2\" -> \"2/list\";",
-            "  \"3\" [label=\"item [4]\\nlast: did-select\"];",
-            "  \"2/list\" -> \"3\";",
-            "}",
-        ])
+        #expect(
+            dot.stdoutLines == [
+                "digraph focus {",
+                "  rankdir=TB;",
+                "  node [shape=box, fontname=\"Helvetica\"];",
+                "  \"1\" [label=\"__root__\"];",
+                "  \"2\" [label=\"home\\nlast: ana-appeared\"];",
+                "  \"1\" -> \"2\";",
+                "  \"2/list\" [label=\"list\"];",
+                "  \"2\" -> \"2/list\";",
+                "  \"3\" [label=\"item [4]\\nlast: did-select\"];",
+                "  \"2/list\" -> \"3\";",
+                "}",
+            ])
     }
 
     @Test("trace passes when the expected items come in order, and writes JUnit")
     func tracePasses() throws {
         let workspace = try Workspace.shop()
-        try workspace.write("ok.trace.json", """
+        try workspace.write(
+            "ok.trace.json",
+            """
             {"name": "browse", "items": [{"action": "viewed", "screen": "/home"}, {"title": "Boots", "item": 4, "action": "selected"}]}
             """)
         let output = try trace(workspace, events: "session.ndjson", expect: "ok.trace.json", junit: "junit.xml")
         #expect(output.status == 0)
-        #expect(output.stdoutLines == [
-            "PASS browse: 2 of 2 matched",
-            #"  matched       {"action":"viewed","screen":"/home"} (result 1)"#,
-            #"  matched       {"title":"Boots","item":4,"action":"selected"} (result 2)"#,
-            "1 passed, 0 failed",
-        ])
+        #expect(
+            output.stdoutLines == [
+                "PASS browse: 2 of 2 matched",
+                #"  matched       {"action":"viewed","screen":"/home"} (result 1)"#,
+                #"  matched       {"title":"Boots","item":4,"action":"selected"} (result 2)"#,
+                "1 passed, 0 failed",
+            ])
         let junit = try workspace.read("junit.xml")
         #expect(junit.contains(#"<testsuite name="\#(workspace.file("ok.trace.json"))" tests="1" failures="0">"#))
         #expect(junit.contains(#"<testcase classname="anna.trace" name="browse"></testcase>"#))
@@ -53,7 +57,9 @@ struct SnapshotTraceCheckTests {
     func traceFails() throws {
         let workspace = try Workspace.shop()
         try workspace.write("twice.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"did-select","time":1010}"# + "\n")
-        try workspace.write("bad.trace.json", """
+        try workspace.write(
+            "bad.trace.json",
+            """
             [
               {"name": "order", "items": [{"action": "selected", "item": 4, "title": "Boots"}, {"action": "viewed", "screen": "/home"}]},
               {"name": "missing", "items": [{"action": "checkout"}], "enforceOrder": false},
@@ -63,25 +69,30 @@ struct SnapshotTraceCheckTests {
             """)
         let output = try trace(workspace, events: "twice.ndjson", expect: "bad.trace.json", junit: "junit.xml")
         #expect(output.status == 1)
-        #expect(output.stdoutLines == [
-            "FAIL order: 1 of 2 matched",
-            #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
-            #"  out of order  {"action":"viewed","screen":"/home"} (result 1)"#,
-            #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
-            "FAIL missing: 0 of 1 matched",
-            #"  missing       {"action":"checkout"}"#,
-            "FAIL once: 1 of 1 matched",
-            #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
-            #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
-            "PASS any number: 1 of 1 matched",
-            #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
-            "1 passed, 3 failed",
-        ])
+        #expect(
+            output.stdoutLines == [
+                "FAIL order: 1 of 2 matched",
+                #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
+                #"  out of order  {"action":"viewed","screen":"/home"} (result 1)"#,
+                #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
+                "FAIL missing: 0 of 1 matched",
+                #"  missing       {"action":"checkout"}"#,
+                "FAIL once: 1 of 1 matched",
+                #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
+                #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
+                "PASS any number: 1 of 1 matched",
+                #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
+                "1 passed, 3 failed",
+            ])
         let junit = try workspace.read("junit.xml")
         #expect(junit.contains(#"failures="3""#))
         #expect(junit.contains(#"<failure message="missing {&quot;action&quot;:&quot;checkout&quot;}">"#))
-        #expect(junit.contains(#"<failure message="out of order {&quot;action&quot;:&quot;viewed&quot;,&quot;screen&quot;:&quot;/home&quot;} (result 1)">"#))
-        #expect(junit.contains(#"duplicated {&quot;action&quot;:&quot;selected&quot;,&quot;item&quot;:4,&quot;title&quot;:&quot;Boots&quot;} (2 times)</failure>"#))
+        #expect(
+            junit.contains(
+                #"<failure message="out of order {&quot;action&quot;:&quot;viewed&quot;,&quot;screen&quot;:&quot;/home&quot;} (result 1)">"#))
+        #expect(
+            junit.contains(
+                #"duplicated {&quot;action&quot;:&quot;selected&quot;,&quot;item&quot;:4,&quot;title&quot;:&quot;Boots&quot;} (2 times)</failure>"#))
     }
 
     @Test("results no trace expects are listed as unexpected without failing")
@@ -117,17 +128,18 @@ struct SnapshotTraceCheckTests {
         ])
         let output = try AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
-        #expect(output.stdoutLines == [
-            "Broken.js",
-            "Shop/Cart.js",
-            "Tool.js",
-            "  2:\ttool/tap",
-            "index.js",
-            "  1:\t/home/ana-appeared",
-            "  2:\tlist/item/tap",
-            "  2:\ttap",
-            "4 files, 4 patterns, 2 problems",
-        ])
+        #expect(
+            output.stdoutLines == [
+                "Broken.js",
+                "Shop/Cart.js",
+                "Tool.js",
+                "  2:\ttool/tap",
+                "index.js",
+                "  1:\t/home/ana-appeared",
+                "  2:\tlist/item/tap",
+                "  2:\ttap",
+                "4 files, 4 patterns, 2 problems",
+            ])
         let folder = workspace.file("module/task")
         #expect(output.stderrLines.count == 2)
         #expect(output.stderrLines.first?.hasPrefix("\(folder)/Broken.js:2: SyntaxError:") == true)

@@ -1,6 +1,6 @@
 import Anna
-import AnnaTestSupport
 import AnnaKit
+import AnnaTestSupport
 import CoreJS
 import Dispatch
 import Testing
@@ -43,9 +43,10 @@ struct DeliveryTests {
         screen.analyzer.record("ping")
 
         #expect(await harness.traces() == [Trace("ana-appeared", "/screen"), Trace("ping", "/screen")])
-        #expect(harness.collector.errorDescriptions == [
-            "task 'explode' on '/screen' (explode): the task exploded on purpose"
-        ])
+        #expect(
+            harness.collector.errorDescriptions == [
+                "task 'explode' on '/screen' (explode): the task exploded on purpose"
+            ])
     }
 
     @Test("many threads recording at once: every result arrives, each thread's in order")

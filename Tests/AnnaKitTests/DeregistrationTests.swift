@@ -1,6 +1,6 @@
-import AnnaTestSupport
 import Anna
 import AnnaKit
+import AnnaTestSupport
 import Foundation
 import Testing
 
@@ -51,9 +51,10 @@ struct DeregistrationTests {
 
         #expect(bannerProbe == nil)
         #expect(detailProbe == nil)
-        #expect(try await harness.nodes().map(\.description) == [
-            "/master", "/master/table", "/master/table/cell#0", "/master/table/cell#1", "/master/more",
-        ])
+        #expect(
+            try await harness.nodes().map(\.description) == [
+                "/master", "/master/table", "/master/table/cell#0", "/master/table/cell#1", "/master/more",
+            ])
     }
 
     @Test("cells without a reuse identifier are dropped when they scroll out")

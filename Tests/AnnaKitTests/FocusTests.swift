@@ -18,12 +18,13 @@ struct FocusTests {
         detail.button.tap()
 
         let traces = await harness.traces().filter { $0.path.contains("detail") || $0.event == "touch-up-inside" }
-        #expect(traces == [
-            Trace("touch-up-inside", "/master/more"),
-            Trace("ana-appeared", "/master/more/detail"),
-            Trace("ana-appeared", "/master/more/detail/button"),
-            Trace("touch-up-inside", "/master/more/detail/button"),
-        ])
+        #expect(
+            traces == [
+                Trace("touch-up-inside", "/master/more"),
+                Trace("ana-appeared", "/master/more/detail"),
+                Trace("ana-appeared", "/master/more/detail/button"),
+                Trace("touch-up-inside", "/master/more/detail/button"),
+            ])
         let results = await harness.results()
         #expect(results.last?.value == ["action": "detail-button", "from": "/master/more"])
     }
@@ -39,11 +40,12 @@ struct FocusTests {
         master.table.selectRow(at: TableIndexPath(row: 0))
 
         let details = await harness.traces().filter { $0.path.hasSuffix("/detail") }
-        #expect(details == [
-            Trace("ana-appeared", "/master/table/cell/detail"),
-            Trace("ana-disappeared", "/master/table/cell/detail"),
-            Trace("ana-appeared", "/master/table/cell/detail"),
-        ])
+        #expect(
+            details == [
+                Trace("ana-appeared", "/master/table/cell/detail"),
+                Trace("ana-disappeared", "/master/table/cell/detail"),
+                Trace("ana-appeared", "/master/table/cell/detail"),
+            ])
         let nodes = try await harness.nodes().map(\.description)
         // The popped detail is gone with its controller; the new one hangs under row 0.
         #expect(nodes.filter { $0.contains("detail") } == ["/master/table/cell/detail", "/master/table/cell/detail/button"])
@@ -60,9 +62,10 @@ struct FocusTests {
         navigation.pushViewController(DetailViewController())
 
         let appeared = await harness.traces().filter { $0.event == "ana-appeared" && $0.path.contains("detail") }
-        #expect(appeared == [
-            Trace("ana-appeared", "/master/detail"),
-            Trace("ana-appeared", "/master/detail/button"),
-        ])
+        #expect(
+            appeared == [
+                Trace("ana-appeared", "/master/detail"),
+                Trace("ana-appeared", "/master/detail/button"),
+            ])
     }
 }

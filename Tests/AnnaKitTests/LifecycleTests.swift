@@ -23,16 +23,18 @@ struct LifecycleTests {
         child.removeFromParent()
         harness.application.window = nil
 
-        #expect(log.entries == [
-            "container loaded", "child loaded", "container appeared", "child appeared",
-            "child disappeared", "container disappeared",
-        ])
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/container"),
-            Trace("ana-appeared", "/container/child"),
-            Trace("ana-disappeared", "/container/child"),
-            Trace("ana-disappeared", "/container"),
-        ])
+        #expect(
+            log.entries == [
+                "container loaded", "child loaded", "container appeared", "child appeared",
+                "child disappeared", "container disappeared",
+            ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/container"),
+                Trace("ana-appeared", "/container/child"),
+                Trace("ana-disappeared", "/container/child"),
+                Trace("ana-disappeared", "/container"),
+            ])
     }
 
     @Test("push and pop: the covered controller disappears before the pushed one appears")
@@ -49,18 +51,20 @@ struct LifecycleTests {
         #expect(navigation.popViewController() === second)
         #expect(navigation.popViewController() == nil)  // the root stays
 
-        #expect(log.entries == [
-            "first loaded", "first appeared",
-            "first disappeared", "second loaded", "second appeared",
-            "second disappeared", "first appeared",
-        ])
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/first"),
-            Trace("ana-disappeared", "/first"),
-            Trace("ana-appeared", "/first/second"),  // looks up through the controller below
-            Trace("ana-disappeared", "/first/second"),
-            Trace("ana-appeared", "/first"),
-        ])
+        #expect(
+            log.entries == [
+                "first loaded", "first appeared",
+                "first disappeared", "second loaded", "second appeared",
+                "second disappeared", "first appeared",
+            ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/first"),
+                Trace("ana-disappeared", "/first"),
+                Trace("ana-appeared", "/first/second"),  // looks up through the controller below
+                Trace("ana-disappeared", "/first/second"),
+                Trace("ana-appeared", "/first"),
+            ])
     }
 
     @Test("nothing is kept alive once the host lets go")

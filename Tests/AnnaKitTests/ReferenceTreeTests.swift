@@ -17,36 +17,41 @@ struct ReferenceTreeTests {
         let detail = try #require(navigation.topViewController as? DetailViewController)
         detail.button.tap()
 
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/master"),
-            Trace("ana-appeared", "/master/table"),
-            Trace("ana-appeared", "/master/table/cell", 0),
-            Trace("ana-appeared", "/master/table/cell", 1),
-            Trace("ana-appeared", "/master/table/cell", 2),
-            Trace("ana-appeared", "/master/more"),
-            Trace("did-select", "/master/table/cell", 1),
-            // The master leaves the screen: subviews first, the controller last.
-            Trace("ana-disappeared", "/master/table/cell", 0),
-            Trace("ana-disappeared", "/master/table/cell", 1),
-            Trace("ana-disappeared", "/master/table/cell", 2),
-            Trace("ana-disappeared", "/master/table"),
-            Trace("ana-disappeared", "/master/more"),
-            Trace("ana-disappeared", "/master"),
-            Trace("ana-appeared", "/master/table/cell/detail"),
-            Trace("ana-appeared", "/master/table/cell/detail/button"),
-            Trace("touch-up-inside", "/master/table/cell/detail/button"),
-        ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/master"),
+                Trace("ana-appeared", "/master/table"),
+                Trace("ana-appeared", "/master/table/cell", 0),
+                Trace("ana-appeared", "/master/table/cell", 1),
+                Trace("ana-appeared", "/master/table/cell", 2),
+                Trace("ana-appeared", "/master/more"),
+                Trace("did-select", "/master/table/cell", 1),
+                // The master leaves the screen: subviews first, the controller last.
+                Trace("ana-disappeared", "/master/table/cell", 0),
+                Trace("ana-disappeared", "/master/table/cell", 1),
+                Trace("ana-disappeared", "/master/table/cell", 2),
+                Trace("ana-disappeared", "/master/table"),
+                Trace("ana-disappeared", "/master/more"),
+                Trace("ana-disappeared", "/master"),
+                Trace("ana-appeared", "/master/table/cell/detail"),
+                Trace("ana-appeared", "/master/table/cell/detail/button"),
+                Trace("touch-up-inside", "/master/table/cell/detail/button"),
+            ])
         let results = await harness.results()
-        #expect(results.filter { $0.meta?.task == "master/table/cell/did-select" }.map(\.value) == [
-            ["action": "selected", "id": "/master/table/cell", "row": 1]
-        ])
-        #expect(results.filter { $0.meta?.task == "master/table/cell/detail/button/touch-up-inside" }.map(\.value) == [
-            ["action": "detail-button", "from": "/master/table/cell", "row": 1]
-        ])
+        #expect(
+            results.filter { $0.meta?.task == "master/table/cell/did-select" }.map(\.value) == [
+                ["action": "selected", "id": "/master/table/cell", "row": 1]
+            ])
+        #expect(
+            results.filter { $0.meta?.task == "master/table/cell/detail/button/touch-up-inside" }.map(\.value) == [
+                ["action": "detail-button", "from": "/master/table/cell", "row": 1]
+            ])
         let meta = try #require(results.last?.meta)
-        #expect(meta == ResultMeta(
-            task: "master/table/cell/detail/button/touch-up-inside",
-            path: "/master/table/cell/detail/button", event: "touch-up-inside"))
+        #expect(
+            meta
+                == ResultMeta(
+                    task: "master/table/cell/detail/button/touch-up-inside",
+                    path: "/master/table/cell/detail/button", event: "touch-up-inside"))
         #expect(harness.collector.errors.isEmpty)
     }
 
@@ -58,9 +63,10 @@ struct ReferenceTreeTests {
         master.table.selectRow(at: TableIndexPath(row: 1))
 
         let nodes = try await harness.nodes().map(\.description)
-        #expect(nodes == [
-            "/master", "/master/table", "/master/table/cell#0", "/master/table/cell#1",
-            "/master/table/cell/detail", "/master/table/cell/detail/button", "/master/more",
-        ])
+        #expect(
+            nodes == [
+                "/master", "/master/table", "/master/table/cell#0", "/master/table/cell#1",
+                "/master/table/cell/detail", "/master/table/cell/detail/button", "/master/more",
+            ])
     }
 }

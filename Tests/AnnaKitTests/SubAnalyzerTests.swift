@@ -20,14 +20,15 @@ struct SubAnalyzerTests {
 
         items[2].tap()
 
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/screen"),
-            Trace("ana-appeared", "/screen/toolbar"),
-            Trace("ana-appeared", "/screen/toolbar/item", 0),
-            Trace("ana-appeared", "/screen/toolbar/item", 1),
-            Trace("ana-appeared", "/screen/toolbar/item", 2),
-            Trace("touch-up-inside", "/screen/toolbar/item", 2),
-        ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/screen"),
+                Trace("ana-appeared", "/screen/toolbar"),
+                Trace("ana-appeared", "/screen/toolbar/item", 0),
+                Trace("ana-appeared", "/screen/toolbar/item", 1),
+                Trace("ana-appeared", "/screen/toolbar/item", 2),
+                Trace("touch-up-inside", "/screen/toolbar/item", 2),
+            ])
     }
 
     @Test("an analyzable object's array key adds indexed children when it is enabled")
@@ -41,13 +42,15 @@ struct SubAnalyzerTests {
 
         tabs.tabs[1].tap()
 
-        #expect(await harness.traces().suffix(2) == [
-            Trace("ana-appeared", "/screen/tabs/tab", 1),
-            Trace("touch-up-inside", "/screen/tabs/tab", 1),
-        ])
-        #expect(try await harness.nodes().map(\.description) == [
-            "/screen", "/screen/tabs", "/screen/tabs/tab#0", "/screen/tabs/tab#1",
-        ])
+        #expect(
+            await harness.traces().suffix(2) == [
+                Trace("ana-appeared", "/screen/tabs/tab", 1),
+                Trace("touch-up-inside", "/screen/tabs/tab", 1),
+            ])
+        #expect(
+            try await harness.nodes().map(\.description) == [
+                "/screen", "/screen/tabs", "/screen/tabs/tab#0", "/screen/tabs/tab#1",
+            ])
     }
 
     @Test("a keyed sub-analyzer is a node without an object, found again by its key")
@@ -87,12 +90,13 @@ struct SubAnalyzerTests {
 
         (screen.analyzer as? Analyzer)?.setSubAnalyzer(removed, for: "item", index: 5)
         #expect(try await harness.nodes().map(\.index) == [nil, 0, 5])
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/screen"),
-            Trace("ana-appeared", "/screen/item", 0),
-            Trace("ana-appeared", "/screen/item", 1),
-            Trace("touch-up-inside", "/screen/item", 5),
-        ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/screen"),
+                Trace("ana-appeared", "/screen/item", 0),
+                Trace("ana-appeared", "/screen/item", 1),
+                Trace("touch-up-inside", "/screen/item", 5),
+            ])
     }
 }
 

@@ -1,6 +1,6 @@
 import Anna
-import AnnaTestSupport
 import AnnaKit
+import AnnaTestSupport
 import CoreJS
 import Foundation
 import Synchronization
@@ -43,9 +43,10 @@ struct SnapshotNode: Equatable, CustomStringConvertible {
         func visit(_ node: JSONValue, path: String) {
             for child in node["children"]?.arrayValue ?? [] {
                 let childPath = path + "/" + (child["name"]?.stringValue ?? "?")
-                nodes.append(SnapshotNode(
-                    path: childPath, index: child["index"]?.numberValue.map { Int($0) },
-                    id: child["id"]?.stringValue ?? ""))
+                nodes.append(
+                    SnapshotNode(
+                        path: childPath, index: child["index"]?.numberValue.map { Int($0) },
+                        id: child["id"]?.stringValue ?? ""))
                 visit(child, path: childPath)
             }
         }

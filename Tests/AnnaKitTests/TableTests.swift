@@ -18,17 +18,18 @@ struct TableTests {
         // The same three cells (still alive in the table): none was made for the new rows.
         #expect(Set(master.table.visibleCells.map(ObjectIdentifier.init)) == cellsBefore)
         let cellTraces = await harness.traces(includingUpdates: true).filter { $0.path == "/master/table/cell" }
-        #expect(cellTraces.suffix(9) == [
-            Trace("ana-disappeared", "/master/table/cell", 0),
-            Trace("ana-disappeared", "/master/table/cell", 1),
-            Trace("ana-disappeared", "/master/table/cell", 2),
-            Trace("ana-updated", "/master/table/cell", 10),
-            Trace("ana-appeared", "/master/table/cell", 10),
-            Trace("ana-updated", "/master/table/cell", 11),
-            Trace("ana-appeared", "/master/table/cell", 11),
-            Trace("ana-updated", "/master/table/cell", 12),
-            Trace("ana-appeared", "/master/table/cell", 12),
-        ])
+        #expect(
+            cellTraces.suffix(9) == [
+                Trace("ana-disappeared", "/master/table/cell", 0),
+                Trace("ana-disappeared", "/master/table/cell", 1),
+                Trace("ana-disappeared", "/master/table/cell", 2),
+                Trace("ana-updated", "/master/table/cell", 10),
+                Trace("ana-appeared", "/master/table/cell", 10),
+                Trace("ana-updated", "/master/table/cell", 11),
+                Trace("ana-appeared", "/master/table/cell", 11),
+                Trace("ana-updated", "/master/table/cell", 12),
+                Trace("ana-appeared", "/master/table/cell", 12),
+            ])
         let updates = await harness.results().filter { $0.value["event"] == "ana-updated" && $0.value["index"] == 11 }
         #expect(updates.map(\.value["value"]) == ["Item 11"])
 
@@ -62,14 +63,15 @@ struct TableTests {
         master.table.reloadData()
 
         let traces = await harness.traces(includingUpdates: true).filter { $0.path == "/master/table/cell" }
-        #expect(traces.suffix(6) == [
-            Trace("ana-disappeared", "/master/table/cell", 0),
-            Trace("ana-disappeared", "/master/table/cell", 1),
-            Trace("ana-updated", "/master/table/cell", 0),
-            Trace("ana-appeared", "/master/table/cell", 0),
-            Trace("ana-updated", "/master/table/cell", 1),
-            Trace("ana-appeared", "/master/table/cell", 1),
-        ])
+        #expect(
+            traces.suffix(6) == [
+                Trace("ana-disappeared", "/master/table/cell", 0),
+                Trace("ana-disappeared", "/master/table/cell", 1),
+                Trace("ana-updated", "/master/table/cell", 0),
+                Trace("ana-appeared", "/master/table/cell", 0),
+                Trace("ana-updated", "/master/table/cell", 1),
+                Trace("ana-appeared", "/master/table/cell", 1),
+            ])
         let values = await harness.results().filter { $0.value["event"] == "ana-updated" }.suffix(2).map(\.value["value"])
         #expect(values == ["A", "B"])
     }
@@ -123,20 +125,22 @@ struct TableTests {
         #expect(shop.table.selectRow(at: TableIndexPath(row: 0, section: 1)))
 
         let appeared = await harness.traces().filter { $0.event == "ana-appeared" && $0.path.hasSuffix("/cell") }
-        #expect(appeared == [
-            Trace("ana-appeared", "/shop/table/featured/cell", 0),
-            Trace("ana-appeared", "/shop/table/featured/cell", 1),
-            Trace("ana-appeared", "/shop/table/all/cell", 0),
-            Trace("ana-appeared", "/shop/table/all/cell", 1),
-        ])
+        #expect(
+            appeared == [
+                Trace("ana-appeared", "/shop/table/featured/cell", 0),
+                Trace("ana-appeared", "/shop/table/featured/cell", 1),
+                Trace("ana-appeared", "/shop/table/all/cell", 0),
+                Trace("ana-appeared", "/shop/table/all/cell", 1),
+            ])
         let probe = await harness.results().first { $0.value["probe"] == "section" }
         #expect(probe?.value == ["probe": "section", "section": "all", "sectionIndex": 1, "row": 0])
 
         let nodes = try await harness.nodes()
-        #expect(nodes.map(\.description) == [
-            "/shop", "/shop/table", "/shop/table/featured#0", "/shop/table/featured/cell#0",
-            "/shop/table/featured/cell#1", "/shop/table/all#1", "/shop/table/all/cell#0", "/shop/table/all/cell#1",
-        ])
+        #expect(
+            nodes.map(\.description) == [
+                "/shop", "/shop/table", "/shop/table/featured#0", "/shop/table/featured/cell#0",
+                "/shop/table/featured/cell#1", "/shop/table/all#1", "/shop/table/all/cell#0", "/shop/table/all/cell#1",
+            ])
         // A section node has a keyed ID: the table's number, its name and its index.
         let table = try #require(nodes.first { $0.path == "/shop/table" })
         #expect(nodes.first { $0.path == "/shop/table/all" }?.id == "\(table.id)/all/1")
@@ -147,8 +151,9 @@ struct TableTests {
         let harness = Harness()
         let shop = SectionedViewController(sections: [("featured", 2), ("all", 5)], visibleRows: 4)
         harness.show(shop)
-        #expect(try await harness.nodes().filter { $0.path.hasPrefix("/shop/table/") && !$0.path.hasSuffix("/cell") }
-            .map(\.description) == ["/shop/table/featured#0", "/shop/table/all#1"])
+        #expect(
+            try await harness.nodes().filter { $0.path.hasPrefix("/shop/table/") && !$0.path.hasSuffix("/cell") }
+                .map(\.description) == ["/shop/table/featured#0", "/shop/table/all#1"])
 
         shop.sections = [("all", 1)]
         shop.table.reloadData()

@@ -23,13 +23,14 @@ struct ValueAndPendingTests {
         badge.isHidden = false  // shown by the appearance
 
         let probes = await harness.results().filter { $0.value["probe"] == "badge" }.map(\.value)
-        #expect(probes == [
-            ["probe": "badge", "count": 0, "visible": false, "shownBy": nil],
-            ["probe": "badge", "count": 0, "visible": true, "shownBy": "ana-appeared"],
-            ["probe": "badge", "count": 1, "visible": true, "shownBy": "ana-updated"],
-            ["probe": "badge", "count": 2, "visible": false, "shownBy": nil],
-            ["probe": "badge", "count": 2, "visible": true, "shownBy": "ana-appeared"],
-        ])
+        #expect(
+            probes == [
+                ["probe": "badge", "count": 0, "visible": false, "shownBy": nil],
+                ["probe": "badge", "count": 0, "visible": true, "shownBy": "ana-appeared"],
+                ["probe": "badge", "count": 1, "visible": true, "shownBy": "ana-updated"],
+                ["probe": "badge", "count": 2, "visible": false, "shownBy": nil],
+                ["probe": "badge", "count": 2, "visible": true, "shownBy": "ana-appeared"],
+            ])
         let updates = await harness.results().filter { $0.meta?.task == "ana-updated" }.map(\.value)
         #expect(updates.map(\.["keyPath"]) == ["count", "count", "count"])
         #expect(updates.map(\.["value"]) == [0, 1, 2])
@@ -47,12 +48,13 @@ struct ValueAndPendingTests {
 
         screen.view.addSubview(banner)
 
-        #expect(await harness.traces(includingUpdates: true) == [
-            Trace("ana-appeared", "/screen"),
-            Trace("ping", "/screen/banner"),
-            Trace("ana-updated", "/screen/banner"),
-            Trace("ana-appeared", "/screen/banner"),
-        ])
+        #expect(
+            await harness.traces(includingUpdates: true) == [
+                Trace("ana-appeared", "/screen"),
+                Trace("ping", "/screen/banner"),
+                Trace("ana-updated", "/screen/banner"),
+                Trace("ana-appeared", "/screen/banner"),
+            ])
     }
 
     @Test("a controller enabled before its window is shown appears once shown")

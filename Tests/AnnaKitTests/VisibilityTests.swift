@@ -32,24 +32,25 @@ struct VisibilityTests {
         label.removeFromSuperview()
         harness.application.window = nil
 
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/screen"),
-            Trace("ana-appeared", "/screen/panel"),
-            Trace("ana-appeared", "/screen/panel/label"),
-            Trace("ana-disappeared", "/screen/panel/label"),  // the panel is hidden
-            Trace("ana-disappeared", "/screen/panel"),
-            Trace("ana-appeared", "/screen/panel"),  // the panel is shown; the label still hidden
-            Trace("ana-appeared", "/screen/panel/label"),
-            Trace("ana-disappeared", "/screen/panel/label"),  // the window is hidden
-            Trace("ana-disappeared", "/screen/panel"),
-            Trace("ana-disappeared", "/screen"),
-            Trace("ana-appeared", "/screen"),  // the window is shown again
-            Trace("ana-appeared", "/screen/panel"),
-            Trace("ana-appeared", "/screen/panel/label"),
-            Trace("ana-disappeared", "/screen/panel/label"),  // the label is removed
-            Trace("ana-disappeared", "/screen/panel"),  // the application drops the window
-            Trace("ana-disappeared", "/screen"),
-        ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/screen"),
+                Trace("ana-appeared", "/screen/panel"),
+                Trace("ana-appeared", "/screen/panel/label"),
+                Trace("ana-disappeared", "/screen/panel/label"),  // the panel is hidden
+                Trace("ana-disappeared", "/screen/panel"),
+                Trace("ana-appeared", "/screen/panel"),  // the panel is shown; the label still hidden
+                Trace("ana-appeared", "/screen/panel/label"),
+                Trace("ana-disappeared", "/screen/panel/label"),  // the window is hidden
+                Trace("ana-disappeared", "/screen/panel"),
+                Trace("ana-disappeared", "/screen"),
+                Trace("ana-appeared", "/screen"),  // the window is shown again
+                Trace("ana-appeared", "/screen/panel"),
+                Trace("ana-appeared", "/screen/panel/label"),
+                Trace("ana-disappeared", "/screen/panel/label"),  // the label is removed
+                Trace("ana-disappeared", "/screen/panel"),  // the application drops the window
+                Trace("ana-disappeared", "/screen"),
+            ])
     }
 
     @Test("a view outside any window, or in a window no application shows, is not visible")
@@ -102,10 +103,11 @@ struct ReentrantVisibilityTests {
         harness.show(screen)
 
         #expect(!screen.view.isVisible && !child.isVisible && !screen.isVisible)
-        #expect(await harness.traces() == [
-            Trace("ana-appeared", "/hiding"),
-            Trace("ana-disappeared", "/hiding"),
-        ])
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/hiding"),
+                Trace("ana-disappeared", "/hiding"),
+            ])
     }
 }
 

@@ -1,5 +1,5 @@
-import AnnaTestSupport
 import Anna
+import AnnaTestSupport
 import CoreJS
 import Foundation
 import Testing
@@ -34,14 +34,15 @@ struct AnalyticsEngineTests {
         try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
         try engine.recordEvent(name: "ana-updated", properties: ["key-path": "title", "value": "Boots"], nodeID: NodeID(3))
         try engine.recordEvent(name: "did-select", nodeID: NodeID(3))
-        #expect(collector.results == [
-            AnalyticsResult(
-                value: ["action": "viewed", "screen": "/home"],
-                meta: ResultMeta(task: "/home/ana-appeared", path: "/home", event: "ana-appeared")),
-            AnalyticsResult(
-                value: ["action": "selected", "item": 4, "title": "Boots"],
-                meta: ResultMeta(task: "list/item/did-select", path: "/home/list/item", event: "did-select")),
-        ])
+        #expect(
+            collector.results == [
+                AnalyticsResult(
+                    value: ["action": "viewed", "screen": "/home"],
+                    meta: ResultMeta(task: "/home/ana-appeared", path: "/home", event: "ana-appeared")),
+                AnalyticsResult(
+                    value: ["action": "selected", "item": 4, "title": "Boots"],
+                    meta: ResultMeta(task: "list/item/did-select", path: "/home/list/item", event: "did-select")),
+            ])
     }
 
     @Test("a namespace loads its task file, which may require helpers")
@@ -65,10 +66,11 @@ struct AnalyticsEngineTests {
         try engine.registerNode(id: NodeID(9), parent: NodeID(owner: 2, keys: [.name("table")]), name: "cell", index: 3)
         try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
         try engine.recordEvent(name: "did-select", nodeID: NodeID(9))
-        #expect(collector.results == [
-            AnalyticsResult(value: ["action": "appeared", "path": "/master"]),
-            AnalyticsResult(value: ["action": "selected", "index": 3]),
-        ])
+        #expect(
+            collector.results == [
+                AnalyticsResult(value: ["action": "appeared", "path": "/master"]),
+                AnalyticsResult(value: ["action": "selected", "index": 3]),
+            ])
         let failure = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "fail", nodeID: NodeID(2)) }
         #expect(failure?.exception?.message.contains("task failed on purpose") == true)
         try engine.deregisterNodes(id: NodeID(2))
@@ -89,7 +91,8 @@ struct AnalyticsEngineTests {
     @Test("a failing task does not stop the others; its failure names task, path and event")
     func taskFailure() throws {
         let collector = Collector()
-        let engine = try taskEngine("""
+        let engine = try taskEngine(
+            """
             match('screen/tap', () => 'first');
             match('screen/tap', (node) => { throw new RangeError('bad index ' + node.index) });
             match('tap', () => 'third');
@@ -165,7 +168,8 @@ struct AnalyticsEngineTests {
     @Test("a task stopped by the time limit inside a batch is blamed once; the others run once")
     func timeLimitInBatch() throws {
         let collector = Collector()
-        let engine = try taskEngine("""
+        let engine = try taskEngine(
+            """
             match('spin', () => { for (;;) {} });
             match('tap', (node) => node.latestEvent().attributes.n);
             match('count', (node) => { let n = 0; for (let i = 0; i < 10; i++) { const e = node.ancestor(0); } return globalThis.taps = (globalThis.taps || 0) + 1; });
@@ -185,7 +189,8 @@ struct AnalyticsEngineTests {
     @Test("long strings and nested values reach tasks in every batch of a long run, also after a time-out")
     func literalsAcrossBatches() throws {
         let collector = Collector()
-        let engine = try taskEngine("""
+        let engine = try taskEngine(
+            """
             match('spin', () => { for (;;) {} });
             match('say', (node) => [node.latestEvent().attributes.text, node.latestEvent().attributes.list]);
             """, limit: 0.3, into: collector)
@@ -206,7 +211,8 @@ struct AnalyticsEngineTests {
     @Test("results nested deeper than the parser reads, and cyclic results, arrive with the right meta")
     func unusualResults() throws {
         let collector = Collector()
-        let engine = try taskEngine("""
+        let engine = try taskEngine(
+            """
             match('deep', () => { let v = 'bottom'; for (let i = 0; i < 600; i++) v = [v]; return v; });
             match('cycle', () => { const o = { name: 'loop' }; o.self = o; return o; });
             match('error', () => new RangeError('as data'));
@@ -221,7 +227,10 @@ struct AnalyticsEngineTests {
         #expect(values.count == 5)
         var deep = values.first
         var depth = 0
-        while case let .array(inner)? = deep, let first = inner.first { deep = first; depth += 1 }
+        while case let .array(inner)? = deep, let first = inner.first {
+            deep = first
+            depth += 1
+        }
         #expect(depth == JSONValue.maximumDepth && deep == "[Too deep]", "cut at the documented depth")
         #expect(values.dropFirst().first == "")
         #expect(values.last == "")
@@ -233,7 +242,8 @@ struct AnalyticsEngineTests {
     @Test("property strings reach tasks byte for byte (NUL, decomposed characters)")
     func exactStrings() throws {
         let collector = Collector()
-        let engine = try taskEngine("match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])", into: collector)
+        let engine = try taskEngine(
+            "match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])", into: collector)
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.recordEvent(name: "say", properties: ["text": "\u{E9}"], nodeID: NodeID(1))
         try engine.recordEvent(name: "say", properties: ["text": "e\u{301}"], nodeID: NodeID(1))
@@ -298,9 +308,11 @@ struct RelativeCoreTests {
         try "match('/tap', () => 'relative core')".write(
             to: base.appendingPathComponent("app/analytics/task/index.js"), atomically: true, encoding: .utf8)
         var results: [JSONValue] = []
-        let engine = try AnalyticsEngine(configuration: .init(
-            moduleURL: base.appendingPathComponent("app/analytics"), coreURL: base.appendingPathComponent("app/anna"),
-            console: Console(output: MemoryOutputSink()))) { results.append($0.value) }
+        let engine = try AnalyticsEngine(
+            configuration: .init(
+                moduleURL: base.appendingPathComponent("app/analytics"), coreURL: base.appendingPathComponent("app/anna"),
+                console: Console(output: MemoryOutputSink()))
+        ) { results.append($0.value) }
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.recordEvent(name: "tap", nodeID: NodeID(1))
         #expect(results == ["relative core"])

@@ -1,6 +1,7 @@
-@testable import Anna
 import CoreJS
 import Testing
+
+@testable import Anna
 
 @Suite("Bridge internals: string numbering and the work queue")
 struct BridgeInternalsTests {
@@ -29,7 +30,8 @@ struct BridgeInternalsTests {
     @Test("the work queue hands out chunks in order, with each task between the right operations")
     func workQueueOrder() {
         var queue = WorkQueue()
-        let firstSchedules = queue.scheduleDrain(), secondSchedules = queue.scheduleDrain()
+        let firstSchedules = queue.scheduleDrain()
+        let secondSchedules = queue.scheduleDrain()
         #expect(firstSchedules && !secondSchedules)
         let total = WorkQueue.chunkSize * 2 + 10
         var sent: [String] = []
@@ -72,12 +74,16 @@ struct BridgeInternalsTests {
         let long = String(repeating: "long text ", count: 10)
         let operations: [TimedOperation] = [
             TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil), time: 5),
-            TimedOperation(.register(
-                id: NodeID(owner: 1, keys: [.name("section"), .index(2)]), parent: NodeID(1), name: "section", index: 2,
-                namespace: "Table", attributes: ["kind": "grouped", "rows": 3]), time: nil),
-            TimedOperation(.event(id: NodeID(owner: 1, keys: [.name("section"), .index(2)]), name: "ana-updated", properties: [
-                "key-path": "text", "value": .string(long), "flags": [true, false, nil, 1.5], "nested": ["a": ["b": 1]],
-            ]), time: 7),
+            TimedOperation(
+                .register(
+                    id: NodeID(owner: 1, keys: [.name("section"), .index(2)]), parent: NodeID(1), name: "section", index: 2,
+                    namespace: "Table", attributes: ["kind": "grouped", "rows": 3]), time: nil),
+            TimedOperation(
+                .event(
+                    id: NodeID(owner: 1, keys: [.name("section"), .index(2)]), name: "ana-updated",
+                    properties: [
+                        "key-path": "text", "value": .string(long), "flags": [true, false, nil, 1.5], "nested": ["a": ["b": 1]],
+                    ]), time: 7),
             TimedOperation(.event(id: NodeID(9), name: "scroll", properties: "not an object"), time: 8),
             TimedOperation(.event(id: NodeID(9), name: "tap", properties: .null), time: 9),
             TimedOperation(.deregister(id: NodeID(1)), time: 10),

@@ -1,7 +1,8 @@
-@testable import Anna
 import CoreJS
 import Foundation
 import Testing
+
+@testable import Anna
 
 @Suite("Bridge memory: shared properties, collections after removed nodes")
 struct BridgeMemoryTests {
@@ -34,12 +35,13 @@ struct BridgeMemoryTests {
         try engine.recordEvent(name: "did-select", properties: .object([:]), nodeID: NodeID(1))
         try engine.recordEvent(name: "scroll", properties: ["x": 1], nodeID: NodeID(1))
         try engine.recordEvent(name: "scroll", properties: ["x": 1], nodeID: NodeID(1))
-        #expect(results == [
-            ["keys": [], "frozen": true, "sameAsPrevious": false],
-            ["keys": [], "frozen": true, "sameAsPrevious": true],
-            ["keys": ["x"], "frozen": false, "sameAsPrevious": false],
-            ["keys": ["x"], "frozen": false, "sameAsPrevious": false],
-        ])
+        #expect(
+            results == [
+                ["keys": [], "frozen": true, "sameAsPrevious": false],
+                ["keys": [], "frozen": true, "sameAsPrevious": true],
+                ["keys": ["x"], "frozen": false, "sameAsPrevious": false],
+                ["keys": ["x"], "frozen": false, "sameAsPrevious": false],
+            ])
     }
 
     /// A core that returns, per event, its properties and whether it was handed this very
@@ -84,12 +86,13 @@ struct BridgeMemoryTests {
             ["a": "1", "b": "2", "c": "3"], ["a": "1", "b": "2", "c": "3"],
         ]
         let results = try Self.sharing(sent)
-        #expect(results.map { $0["sameAsBefore"] } == [
-            false, true, false, false,  // the same key path and value; another value; another order
-            false, true, false, true,  // booleans and null
-            false, false, false, false, false, false,  // numbers, and strings too long to intern, are not shared
-            false, false,  // nor three members
-        ])
+        #expect(
+            results.map { $0["sameAsBefore"] } == [
+                false, true, false, false,  // the same key path and value; another value; another order
+                false, true, false, true,  // booleans and null
+                false, false, false, false, false, false,  // numbers, and strings too long to intern, are not shared
+                false, false,  // nor three members
+            ])
         #expect(results.map { $0["frozen"] } == [true, true, true, true, true, true, true, true] + Array(repeating: false, count: 8))
         #expect(results.map { $0["properties"] } == sent)
     }
@@ -105,7 +108,8 @@ struct BridgeMemoryTests {
 
     @Test("shared objects are bounded: after 4,096 others, a content of one or two members gets a new object")
     func sharedPropertiesBounded() throws {
-        let one: JSONValue = ["value": "first"], two: JSONValue = ["key-path": "k", "value": "first"]
+        let one: JSONValue = ["value": "first"]
+        let two: JSONValue = ["key-path": "k", "value": "first"]
         let others = (0..<4_096).map { JSONValue.object(["value": .string("v\($0)")]) }
         let results = try Self.sharing([one, one, two, two] + others + [one, two])
         #expect(results[1]["sameAsBefore"] == true)
@@ -123,10 +127,12 @@ struct BridgeMemoryTests {
         let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore]) { received.append($0.value["properties"] ?? .undefined) }
         let fail = { (position: Int, error: AnalyticsError) -> Void in Issue.record("operation \(position): \(error)") }
         func phase(node: Int, value: String) {
-            engine.apply([
-                TimedOperation(.register(id: NodeID(node), parent: node == 1 ? nil : NodeID(1), name: "n", index: nil, namespace: nil, attributes: nil)),
-                TimedOperation(.event(id: NodeID(node), name: "v", properties: ["v": .string(value)])),
-            ], onError: fail)
+            engine.apply(
+                [
+                    TimedOperation(
+                        .register(id: NodeID(node), parent: node == 1 ? nil : NodeID(1), name: "n", index: nil, namespace: nil, attributes: nil)),
+                    TimedOperation(.event(id: NodeID(node), name: "v", properties: ["v": .string(value)])),
+                ], onError: fail)
         }
         phase(node: 1, value: "a")
         var names = 3

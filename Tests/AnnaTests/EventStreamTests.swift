@@ -21,14 +21,18 @@ struct EventStreamTests {
 
     @Test("sugar ops become the events they stand for; blank and comment lines are skipped")
     func sugar() throws {
-        #expect(try EventStream.parse(line: #"{"op":"update","id":3,"keyPath":"text","value":"x"}"#)
-            == .init(command: .operation(.event(id: NodeID(3), name: "ana-updated", properties: ["key-path": "text", "value": "x"]))))
-        #expect(try EventStream.parse(line: #"{"op":"update","id":3,"keyPath":"text"}"#)
-            == .init(command: .operation(.event(id: NodeID(3), name: "ana-updated", properties: ["key-path": "text"]))))
-        #expect(try EventStream.parse(line: #"{"op":"appear","id":[3,"a"],"time":5}"#)
-            == .init(command: .operation(.event(id: NodeID(owner: 3, keys: [.name("a")]), name: "ana-appeared", properties: [:])), time: 5))
-        #expect(try EventStream.parse(line: #"{"op":"disappear","id":3}"#)
-            == .init(command: .operation(.event(id: NodeID(3), name: "ana-disappeared", properties: [:]))))
+        #expect(
+            try EventStream.parse(line: #"{"op":"update","id":3,"keyPath":"text","value":"x"}"#)
+                == .init(command: .operation(.event(id: NodeID(3), name: "ana-updated", properties: ["key-path": "text", "value": "x"]))))
+        #expect(
+            try EventStream.parse(line: #"{"op":"update","id":3,"keyPath":"text"}"#)
+                == .init(command: .operation(.event(id: NodeID(3), name: "ana-updated", properties: ["key-path": "text"]))))
+        #expect(
+            try EventStream.parse(line: #"{"op":"appear","id":[3,"a"],"time":5}"#)
+                == .init(command: .operation(.event(id: NodeID(owner: 3, keys: [.name("a")]), name: "ana-appeared", properties: [:])), time: 5))
+        #expect(
+            try EventStream.parse(line: #"{"op":"disappear","id":3}"#)
+                == .init(command: .operation(.event(id: NodeID(3), name: "ana-disappeared", properties: [:]))))
         #expect(try EventStream.parse(line: #"{"op":"snapshot"}"#) == .init(command: .snapshot))
         #expect(try EventStream.parse(line: "") == nil)
         #expect(try EventStream.parse(line: "   ") == nil)

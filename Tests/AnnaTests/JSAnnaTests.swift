@@ -1,7 +1,8 @@
-@testable import Anna
 import CoreJS
 import Foundation
 import Testing
+
+@testable import Anna
 
 /// One test function exported by a `js-anna/*.test.js` file: the tests of the bundled
 /// JavaScript core (`js/anna`) and of the bridge's JavaScript half, run inside the embedded

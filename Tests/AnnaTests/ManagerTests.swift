@@ -83,11 +83,12 @@ struct ManagerTests {
         rows[2].analyzer.record("tap")
         screen.table.analyzer.record("tap")
         await manager.flush()
-        #expect(delegate.values == [
-            ["path": "/screen/table/section", "index": 1],
-            ["path": "/screen/table/row", "index": 2],
-            ["path": "/screen/table", "index": nil],
-        ])
+        #expect(
+            delegate.values == [
+                ["path": "/screen/table/section", "index": 1],
+                ["path": "/screen/table/row", "index": 2],
+                ["path": "/screen/table", "index": nil],
+            ])
         let tableID = try #require((screen.table.analyzer as! Analyzer).registeredNodeID)
         #expect(section.registeredNodeID == tableID.appending(.name("section")).appending(.index(1)))
     }
@@ -142,12 +143,13 @@ struct ManagerTests {
 
     @Test("observed values record ana-updated with first-displayed semantics")
     func observation() async throws {
-        let (manager, delegate, app) = manager(tasks: """
-            match('label/ana-updated', (node) => ({
-              value: node.latestValue('text'),
-              shownBy: (node.valueFirstDisplayedEvent('text') || {}).nodeName || null,
-            }));
-            """)
+        let (manager, delegate, app) = manager(
+            tasks: """
+                match('label/ana-updated', (node) => ({
+                  value: node.latestValue('text'),
+                  shownBy: (node.valueFirstDisplayedEvent('text') || {}).nodeName || null,
+                }));
+                """)
         let label = app.screen(named: "label")
         let text = ObservableValue("draft")
         label.observe(text, for: "text")
@@ -158,11 +160,12 @@ struct ManagerTests {
         text.value = "after detach"
         await manager.flush()
         // Assigning the same value again is recorded too; the core keeps the first display.
-        #expect(delegate.values == [
-            ["value": "draft", "shownBy": nil],
-            ["value": "final", "shownBy": "ana-updated"],
-            ["value": "final", "shownBy": "ana-updated"],
-        ])
+        #expect(
+            delegate.values == [
+                ["value": "draft", "shownBy": nil],
+                ["value": "final", "shownBy": "ana-updated"],
+                ["value": "final", "shownBy": "ana-updated"],
+            ])
     }
 
     @Test("module errors reach didCatch and the errors stream; debug mode retries after a fix, losing nothing")

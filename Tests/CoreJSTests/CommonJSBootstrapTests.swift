@@ -1,6 +1,7 @@
-@testable import CoreJS
 import Foundation
 import Testing
+
+@testable import CoreJS
 
 @Suite("CommonJS bootstrap: read from its resource file, named in stack traces")
 struct CommonJSBootstrapTests {
@@ -20,8 +21,9 @@ struct CommonJSBootstrapTests {
         let lines = try String(contentsOf: Self.sourceFile, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         let throwLine = try #require(lines.firstIndex { $0.contains("throw new TypeError('require(id)") }) + 1
-        let runtime = try CommonJSRuntime(configuration: .init(
-            fileAccess: InMemoryFileAccess([:]), console: Console(output: MemoryOutputSink())))
+        let runtime = try CommonJSRuntime(
+            configuration: .init(
+                fileAccess: InMemoryFileAccess([:]), console: Console(output: MemoryOutputSink())))
         let error = #expect(throws: JavaScriptError.self) {
             try runtime.context.evaluate("require('')", sourceURL: "/app/repl.js")
         }

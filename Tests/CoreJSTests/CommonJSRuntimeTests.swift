@@ -9,26 +9,28 @@ struct CommonJSRuntimeTests {
     let errors = MemoryOutputSink()
 
     func runtime(_ files: [String: String], searchPaths: [String] = [], roots: [String]? = nil) throws -> CommonJSRuntime {
-        try CommonJSRuntime(configuration: .init(
-            searchPaths: searchPaths, allowedRoots: roots, fileAccess: InMemoryFileAccess(files),
-            console: Console(output: output, errorOutput: errors), baseDirectory: "/app"))
+        try CommonJSRuntime(
+            configuration: .init(
+                searchPaths: searchPaths, allowedRoots: roots, fileAccess: InMemoryFileAccess(files),
+                console: Console(output: output, errorOutput: errors), baseDirectory: "/app"))
     }
 
     @Test("a module sees exports, require, module, __filename and __dirname")
     func wrapperArguments() throws {
         let runtime = try runtime([
             "/app/index.js": """
-                exports.file = __filename; exports.dir = __dirname;
-                exports.same = module.exports === exports && this === exports;
-                exports.helper = require('./lib/helper').name;
-                exports.moduleId = module.id;
-                """,
+            exports.file = __filename; exports.dir = __dirname;
+            exports.same = module.exports === exports && this === exports;
+            exports.helper = require('./lib/helper').name;
+            exports.moduleId = module.id;
+            """,
             "/app/lib/helper.js": "module.exports = { name: 'helper from ' + __dirname }",
         ])
-        #expect(try runtime.load(entry: "/app/index.js").toJSON() == [
-            "file": "/app/index.js", "dir": "/app", "same": true, "helper": "helper from /app/lib",
-            "moduleId": "/app/index.js",
-        ])
+        #expect(
+            try runtime.load(entry: "/app/index.js").toJSON() == [
+                "file": "/app/index.js", "dir": "/app", "same": true, "helper": "helper from /app/lib",
+                "moduleId": "/app/index.js",
+            ])
     }
 
     @Test("modules are cached by resolved path; deleting the entry loads the file again")
@@ -36,39 +38,42 @@ struct CommonJSRuntimeTests {
         let runtime = try runtime([
             "/app/counter.js": "globalThis.loads = (globalThis.loads || 0) + 1; module.exports = { loads: globalThis.loads }",
             "/app/index.js": """
-                const first = require('./counter');
-                const again = require('./counter.js');
-                const resolved = require.resolve('./counter');
-                delete require.cache[resolved];
-                const reloaded = require('./counter');
-                module.exports = { same: first === again, resolved, first: first.loads, reloaded: reloaded.loads,
-                                   cached: Object.keys(require.cache).sort() };
-                """,
+            const first = require('./counter');
+            const again = require('./counter.js');
+            const resolved = require.resolve('./counter');
+            delete require.cache[resolved];
+            const reloaded = require('./counter');
+            module.exports = { same: first === again, resolved, first: first.loads, reloaded: reloaded.loads,
+                               cached: Object.keys(require.cache).sort() };
+            """,
         ])
-        #expect(try runtime.load(entry: "/app/index.js").toJSON() == [
-            "same": true, "resolved": "/app/counter.js", "first": 1, "reloaded": 2,
-            "cached": ["/app/counter.js", "/app/index.js"],
-        ])
+        #expect(
+            try runtime.load(entry: "/app/index.js").toJSON() == [
+                "same": true, "resolved": "/app/counter.js", "first": 1, "reloaded": 2,
+                "cached": ["/app/counter.js", "/app/index.js"],
+            ])
     }
 
     @Test("cyclic requires see the partial exports, as in Node")
     func cycles() throws {
-        let runtime = try runtime([
-            "/app/a.js": "exports.early = 'a-early'; const b = require('./b'); exports.sawFromB = b.sawFromA; exports.done = true;",
-            "/app/b.js": "const a = require('./a'); exports.sawFromA = JSON.stringify(a); exports.done = true;",
-        ], roots: ["/app"])
+        let runtime = try runtime(
+            [
+                "/app/a.js": "exports.early = 'a-early'; const b = require('./b'); exports.sawFromB = b.sawFromA; exports.done = true;",
+                "/app/b.js": "const a = require('./a'); exports.sawFromA = JSON.stringify(a); exports.done = true;",
+            ], roots: ["/app"])
         #expect(try runtime.require("./a").toJSON() == ["early": "a-early", "sawFromB": #"{"early":"a-early"}"#, "done": true])
     }
 
     @Test("a module whose body throws is not cached and loads again next time")
     func throwingModule() throws {
-        let runtime = try runtime([
-            "/app/flaky.js": """
+        let runtime = try runtime(
+            [
+                "/app/flaky.js": """
                 globalThis.attempts = (globalThis.attempts || 0) + 1;
                 if (globalThis.attempts === 1) throw new Error('first attempt fails');
                 module.exports = 'attempt ' + globalThis.attempts;
-                """,
-        ], roots: ["/app"])
+                """
+            ], roots: ["/app"])
         let error = #expect(throws: JavaScriptError.self) { try runtime.require("./flaky") }
         #expect(error?.exception?.message == "first attempt fails")
         #expect(error?.exception?.location?.hasPrefix("/app/flaky.js:2") == true)
@@ -87,21 +92,23 @@ struct CommonJSRuntimeTests {
     @Test("a missing module fails with Node's message and code")
     func missingModule() throws {
         let runtime = try runtime(["/app/index.js": "try { require('./gone') } catch (e) { module.exports = { message: e.message, code: e.code } }"])
-        #expect(try runtime.load(entry: "/app/index.js").toJSON() == [
-            "message": "Cannot find module './gone' from '/app'", "code": "MODULE_NOT_FOUND",
-        ])
+        #expect(
+            try runtime.load(entry: "/app/index.js").toJSON() == [
+                "message": "Cannot find module './gone' from '/app'", "code": "MODULE_NOT_FOUND",
+            ])
         let error = #expect(throws: JavaScriptError.self) { try runtime.require("absent-package") }
         #expect(error?.exception?.message == "Cannot find module 'absent-package' from '/app'")
     }
 
     @Test("bare names come from node_modules, then from the search paths")
     func searchPaths() throws {
-        let runtime = try runtime([
-            "/app/index.js": "module.exports = [require('anna').who, require('local').who]",
-            "/app/node_modules/local/index.js": "exports.who = 'node_modules'",
-            "/opt/js/anna/package.json": #"{ "main": "main.js" }"#,
-            "/opt/js/anna/main.js": "exports.who = 'search path'",
-        ], searchPaths: ["/opt/js"])
+        let runtime = try runtime(
+            [
+                "/app/index.js": "module.exports = [require('anna').who, require('local').who]",
+                "/app/node_modules/local/index.js": "exports.who = 'node_modules'",
+                "/opt/js/anna/package.json": #"{ "main": "main.js" }"#,
+                "/opt/js/anna/main.js": "exports.who = 'search path'",
+            ], searchPaths: ["/opt/js"])
         #expect(try runtime.load(entry: "/app/index.js").toJSON() == ["search path", "node_modules"])
     }
 
@@ -118,12 +125,13 @@ struct CommonJSRuntimeTests {
             console.error(new TypeError('bad'));
             console.log(global === globalThis, typeof global.require);
             """, sourceURL: "/app/console.js")
-        #expect(output.lines == [
-            #"text 42 {"a":[1,"two",null],"u":undefined} undefined null"#,
-            "info true",
-            "[Function: named]",
-            "true function",
-        ])
+        #expect(
+            output.lines == [
+                #"text 42 {"a":[1,"two",null],"u":undefined} undefined null"#,
+                "info true",
+                "[Function: named]",
+                "true function",
+            ])
         #expect(errors.lines.first == #"careful {"id":1,"me":[Circular]}"#)
         #expect(errors.lines.dropFirst().first == "TypeError: bad")
     }
@@ -164,10 +172,13 @@ struct CommonJSRuntimeTests {
             "app/index.js": "module.exports = require('./link')",
         ]
         try withTemporaryFolder(files, links: ["app/link.js": "outside/secret.js", "app/alias.js": "app/inside.js"]) { base in
-            let app = base.appendingPathComponent("app"), outside = base.appendingPathComponent("outside")
+            let app = base.appendingPathComponent("app")
+            let outside = base.appendingPathComponent("outside")
             let runtime = try CommonJSRuntime(configuration: .init(console: Console(output: output)))
             let error = #expect(throws: JavaScriptError.self) { try runtime.load(entry: app.path + "/index.js") }
-            #expect(error?.exception?.message.contains("resolves to '\(LocalFileAccess().canonicalPath(outside.path))/secret.js', outside the allowed roots") == true)
+            #expect(
+                error?.exception?.message.contains(
+                    "resolves to '\(LocalFileAccess().canonicalPath(outside.path))/secret.js', outside the allowed roots") == true)
             // A link that stays inside is fine, and is cached under its real path.
             #expect(try runtime.require(app.path + "/alias").toJSON() == "inside")
         }

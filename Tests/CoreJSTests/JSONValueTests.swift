@@ -1,4 +1,5 @@
 import CoreJS
+import Foundation
 import Testing
 
 @Suite("JSONValue conversion between Swift and JavaScript")
@@ -18,19 +19,23 @@ struct JSONValueTests {
         #expect(context.makeValue(value).toJSON() == value)
     }
 
-    @Test("numbers are written as JavaScript writes them", arguments: [
-        0.5, -0.25, 123.456, 1e-5, 1.2e-5, -3.25e-6, 1e-7, 1.5e-300, 1e21, 2.5e22, 1e300, 9_007_199_254_740_994, 0.1 + 0.2,
-    ])
+    @Test(
+        "numbers are written as JavaScript writes them",
+        arguments: [
+            0.5, -0.25, 123.456, 1e-5, 1.2e-5, -3.25e-6, 1e-7, 1.5e-300, 1e21, 2.5e22, 1e300, 9_007_199_254_740_994, 0.1 + 0.2,
+        ])
     func numbersAsJavaScript(_ number: Double) throws {
         let stringify = try context.evaluate("(function (n) { return JSON.stringify(n) })", sourceURL: "/t.js")
         let expected = try stringify.call([JSONValue.number(number)]).toJSON().stringValue
         #expect(JSONValue.number(number).jsonText == expected)
     }
 
-    @Test("whole numbers past 2^53 print the shortest digits, as JSON.stringify does", arguments: [
-        0x1p53, 0x1p53 + 2, 0x1p60, -0x1p60, 0x1p64, 1e16, 1e17 + 8, 1e20, 1.2345678901234568e20, 9.999_999_999_999_998e19,
-        9.999_999_999_999_999e20, -0.0,
-    ])
+    @Test(
+        "whole numbers past 2^53 print the shortest digits, as JSON.stringify does",
+        arguments: [
+            0x1p53, 0x1p53 + 2, 0x1p60, -0x1p60, 0x1p64, 1e16, 1e17 + 8, 1e20, 1.2345678901234568e20, 9.999_999_999_999_998e19,
+            9.999_999_999_999_999e20, -0.0,
+        ])
     func largeWholeNumbersAsJavaScript(_ number: Double) throws {
         let stringify = try context.evaluate("(function (n) { return JSON.stringify(n) })", sourceURL: "/t.js")
         let expected = try stringify.call([JSONValue.number(number)]).toJSON().stringValue
@@ -43,9 +48,11 @@ struct JSONValueTests {
         #expect(JSONValue.array([.number(1e20), .number(-0x1p60)]).jsonText == "[100000000000000000000,-1152921504606847000]")
     }
 
-    @Test("numbers parse as JSON.parse reads them", arguments: [
-        "0", "-0", "7", "-42", "999999999999999", "1234567890123456", "-9007199254740993", "1E+2", "2.5e-3", "-0.0", "10.25",
-    ])
+    @Test(
+        "numbers parse as JSON.parse reads them",
+        arguments: [
+            "0", "-0", "7", "-42", "999999999999999", "1234567890123456", "-9007199254740993", "1E+2", "2.5e-3", "-0.0", "10.25",
+        ])
     func numbersAsJSONParse(_ text: String) throws {
         let parse = try context.evaluate("(function (t) { const n = JSON.parse(t); return [n, Object.is(n, -0)] })", sourceURL: "/t.js")
         let expected = try parse.call([JSONValue.string(text)]).toJSON()
@@ -176,7 +183,13 @@ struct JSONValueTests {
         var level = 0
         var current = elements[1]
         while true {
-            if case let .object(members) = current, let inner = members["k"] { current = inner } else if case let .array(items) = current, items.count == 2 { current = items[1] } else { break }
+            if case let .object(members) = current, let inner = members["k"] {
+                current = inner
+            } else if case let .array(items) = current, items.count == 2 {
+                current = items[1]
+            } else {
+                break
+            }
             level += 1
         }
         #expect(level == JSONValue.maximumDepth && current == "[Too deep]")
@@ -193,5 +206,3 @@ struct JSONValueTests {
         #expect(try JSONDecoder().decode(JSONValue.self, from: data) == .object(expected))
     }
 }
-
-import Foundation

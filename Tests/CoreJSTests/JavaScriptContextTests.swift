@@ -130,9 +130,11 @@ struct JavaScriptContextTests {
         do {
             let context = JavaScriptContext()
             released = context
-            try context.globalObject.setProperty("f", context.makeFunction(name: "f") { [weak context] _, _ in
-                context?.makeValue(1) ?? context!.undefined
-            })
+            try context.globalObject.setProperty(
+                "f",
+                context.makeFunction(name: "f") { [weak context] _, _ in
+                    context?.makeValue(1) ?? context!.undefined
+                })
             #expect(try context.evaluate("f() + [1, 2].map(x => ({ x })).length", sourceURL: "/t.js").toJSON() == 3)
         }
         #expect(released == nil)
@@ -153,7 +155,8 @@ struct JavaScriptContextTests {
     @Test("one Float64Array carries batch after batch; a short or wrong array is refused")
     func float64ArrayReuse() throws {
         let context = JavaScriptContext()
-        let sumOfFirst = try context.evaluate("(function (a, n) { let s = 0; for (let i = 0; i < n; i++) s += a[i]; return [a.length, s] })", sourceURL: "/t.js")
+        let sumOfFirst = try context.evaluate(
+            "(function (a, n) { let s = 0; for (let i = 0; i < n; i++) s += a[i]; return [a.length, s] })", sourceURL: "/t.js")
         let array = try context.makeFloat64Array(length: 4)
         try [1.5, 2.5, 3.0].withUnsafeBufferPointer { try array.overwriteFloat64Array(from: $0) }
         #expect(try sumOfFirst.call([array, context.makeValue(3)]).toJSON() == [4, 7])
@@ -175,7 +178,8 @@ struct JavaScriptContextTests {
         let add = context.makeFunction(name: "add") { _, arguments in
             context.makeValue(.number(arguments.compactMap { $0.toJSON().numberValue }.reduce(0, +)))
         }
-        let callsNative = try context.evaluate("(function (f, n) { let s = 0; for (let i = 0; i < n; i++) s = f(s, 1); return s })", sourceURL: "/t.js")
+        let callsNative = try context.evaluate(
+            "(function (f, n) { let s = 0; for (let i = 0; i < n; i++) s = f(s, 1); return s })", sourceURL: "/t.js")
         let baseline = context.protectedValueCount
         for index in 0..<50_000 {
             let result = try echo.call([JSONValue.object(["id": .number(Double(index)), "tags": ["a", "b"]])]).toJSON()
@@ -186,9 +190,11 @@ struct JavaScriptContextTests {
         withExtendedLifetime((echo, add, callsNative)) {}
     }
 
-    @Test("utf8Bytes gives String(value) as UTF-8, for texts of every size", arguments: [
-        "", "42", "plain ascii", "ünïcødé ✓ 日本語 👩‍👩‍👧", String(repeating: "[{\"n\":1,\"s\":\"é\"}],", count: 100_000),
-    ])
+    @Test(
+        "utf8Bytes gives String(value) as UTF-8, for texts of every size",
+        arguments: [
+            "", "42", "plain ascii", "ünïcødé ✓ 日本語 👩‍👩‍👧", String(repeating: "[{\"n\":1,\"s\":\"é\"}],", count: 100_000),
+        ])
     func utf8Bytes(_ text: String) throws {
         let context = JavaScriptContext()
         let value = context.makeValue(.string(text))

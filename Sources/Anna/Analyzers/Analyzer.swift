@@ -208,7 +208,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// Stops the observations made for `keyPath`.
     public func stopObserving(for keyPath: String) {
         Self.lock.withLock {
-            observationCancellers.filter { $0.keyPath == keyPath }.forEach { $0.cancel() }
+            for observation in observationCancellers where observation.keyPath == keyPath { observation.cancel() }
             observationCancellers.removeAll { $0.keyPath == keyPath }
         }
     }
@@ -217,7 +217,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// waiting for registration. Called on deinit.
     public func detach() {
         Self.lock.withLock {
-            observationCancellers.forEach { $0.cancel() }
+            for observation in observationCancellers { observation.cancel() }
             observationCancellers.removeAll()
             pendingEvents.removeAll()
             unregister()

@@ -31,7 +31,7 @@ public final class ObservableValue<Value: JSONValueConvertible & Sendable>: Send
                 state.value = newValue
                 return Array(state.observers.values)
             }
-            observers.forEach { $0(newValue) }
+            for observer in observers { observer(newValue) }
         }
     }
 

@@ -198,9 +198,10 @@ final class ModuleBridge {
     private func addMetas(_ text: String) throws {
         guard !text.isEmpty, let fields = try JSONValue(parsing: text).arrayValue else { return }
         for start in stride(from: 0, to: fields.count - 2, by: 3) {
-            metas.append(ResultMeta(
-                task: fields[start].stringValue ?? "", path: fields[start + 1].stringValue ?? "",
-                event: fields[start + 2].stringValue ?? ""))
+            metas.append(
+                ResultMeta(
+                    task: fields[start].stringValue ?? "", path: fields[start + 1].stringValue ?? "",
+                    event: fields[start + 2].stringValue ?? ""))
         }
     }
 

@@ -32,10 +32,11 @@ struct OperationDecoder {
             let name = string()
             let position = next()
             let namespace = next()
-            let attributes: JSONValue? = switch object() {
-            case .null: .none  // sent for a missing one (JSONValue's `nil` literal is `.null`)
-            case let given: given
-            }
+            let attributes: JSONValue? =
+                switch object() {
+                case .null: .none  // sent for a missing one (JSONValue's `nil` literal is `.null`)
+                case let given: given
+                }
             operation = .register(
                 id: id, parent: parent, name: name, index: position.isNaN ? nil : Int(position),
                 namespace: namespace.isNaN ? nil : string(Int(namespace)), attributes: attributes)
@@ -67,7 +68,8 @@ struct OperationDecoder {
     }
 
     private mutating func nodeID() -> NodeID? {
-        let kind = next(), value = next()
+        let kind = next()
+        let value = next()
         switch BridgeWire.IDKind(rawValue: kind) {
         case .plain: return NodeID(Int(value))
         case .keyed: return (try? JSONValue(parsing: string(Int(value)))).flatMap(NodeID.init(json:))

@@ -12,7 +12,7 @@ struct PendingResults: Sendable {
     let metas: [ResultMeta]
 
     /// Decodes the results and hands each to `body` with its operation's offset, in order.
-    func forEach(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) {
+    func forEachResult(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) {
         var position = 0
         var operation = 0
         var metaID = -1

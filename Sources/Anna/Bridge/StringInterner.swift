@@ -55,7 +55,10 @@ struct StringInterner {
         let start = starts[entry]
         guard starts[entry + 1] - start == text.count else { return false }
         guard let base = text.baseAddress else { return true }
-        return bytes.withUnsafeBufferPointer { stored in memcmp(stored.baseAddress! + start, base, text.count) == 0 }
+        return bytes.withUnsafeBufferPointer { stored in
+            guard let storedBase = stored.baseAddress else { return false }  // an entry has bytes, so never empty
+            return memcmp(storedBase + start, base, text.count) == 0
+        }
     }
 
     private mutating func grow() {

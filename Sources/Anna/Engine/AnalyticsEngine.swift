@@ -50,7 +50,7 @@ public final class AnalyticsEngine {
         try self.init(configuration: configuration) { output in
             switch output {
             case let .result(result): onResult(result)
-            case let .results(batch): batch.forEach { _, result in onResult(result) }
+            case let .results(batch): batch.forEachResult { _, result in onResult(result) }
             }
         }
     }
@@ -61,7 +61,8 @@ public final class AnalyticsEngine {
         self.configuration = configuration
         self.output = output
         let modulePath = configuration.moduleURL.standardizedFileURL.path
-        let moduleFolder = configuration.fileAccess.isDirectory(atPath: modulePath)
+        let moduleFolder =
+            configuration.fileAccess.isDirectory(atPath: modulePath)
             ? modulePath : ModulePath.directory(of: modulePath)
         runtime = try configuration.runtime.makeRuntime(confinedTo: moduleFolder)
         let constructor: JavaScriptValue
@@ -76,7 +77,8 @@ public final class AnalyticsEngine {
         do {
             bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug)
             let operation = "constructing the manager of \(modulePath)"
-            manager = constructor.isConstructor
+            manager =
+                constructor.isConstructor
                 ? try constructor.construct(bridge.managerArguments, operation: operation)
                 : try constructor.call(bridge.managerArguments, operation: operation)
             try bridge.attach(manager)
@@ -130,9 +132,9 @@ public final class AnalyticsEngine {
             for item in run { encoder.encode(item.operation, time: item.time ?? time) }
             encoderTable.add(encoder.batch)
             let base = run.startIndex
-            apply(encoder.batch, 0..<run.count, strings: encoderTable, operation: { run[base + $0].operation }) {
-                onError(base + $0, $1)
-            }
+            apply(
+                encoder.batch, 0..<run.count, strings: encoderTable, operation: { run[base + $0].operation },
+                onError: { onError(base + $0, $1) })
             start = run.endIndex
         }
     }
@@ -231,7 +233,7 @@ public final class AnalyticsEngine {
             return
         }
         var nextError = 0
-        outcome.results.forEach { offset, result in
+        outcome.results.forEachResult { offset, result in
             guard offset < outcome.finished else { return }
             while nextError < errors.count, errors[nextError].0 < offset {
                 onError(batch.lowerBound + errors[nextError].0, errors[nextError].1)

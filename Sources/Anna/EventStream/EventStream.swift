@@ -66,14 +66,16 @@ public enum EventStream {
         let command: Command
         switch op {
         case "register":
-            command = .operation(.register(
-                id: try reader.nodeID("id"), parent: try reader.optionalNodeID("parent"),
-                name: try reader.string("name"), index: try reader.optionalInteger("index"),
-                namespace: try reader.optionalString("namespace"), attributes: try reader.optionalObject("attributes")))
+            command = .operation(
+                .register(
+                    id: try reader.nodeID("id"), parent: try reader.optionalNodeID("parent"),
+                    name: try reader.string("name"), index: try reader.optionalInteger("index"),
+                    namespace: try reader.optionalString("namespace"), attributes: try reader.optionalObject("attributes")))
         case "event":
-            command = .operation(.event(
-                id: try reader.nodeID("id"), name: try reader.string("name"),
-                properties: try reader.optionalObject("properties") ?? [:]))
+            command = .operation(
+                .event(
+                    id: try reader.nodeID("id"), name: try reader.string("name"),
+                    properties: try reader.optionalObject("properties") ?? [:]))
         case "update":
             let id = try reader.nodeID("id")
             let keyPath = try reader.string("keyPath")

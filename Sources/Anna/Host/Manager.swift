@@ -71,9 +71,9 @@ public final class Manager: Sendable {
 
     /// The snapshot, passed to `completion` on the script queue.
     public func snapshot(format: SnapshotFormat = .markup, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        run(onFailure: { completion(.failure($0)) }) { engine in
-            completion(.success(try engine.snapshot(format: format)))
-        }
+        run(
+            { engine in completion(.success(try engine.snapshot(format: format))) },
+            onFailure: { completion(.failure($0)) })
     }
 
     /// Waits until every operation sent before has been handled and its results handed to
@@ -104,7 +104,7 @@ public final class Manager: Sendable {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec / 1_000_000)
     }
 
-    private func run(onFailure: (@Sendable (any Error) -> Void)? = nil, _ body: @escaping @Sendable (AnalyticsEngine) throws -> Void) {
+    private func run(_ body: @escaping @Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)? = nil) {
         enqueue(.engineTask(body, onFailure: onFailure))
     }
 

@@ -36,7 +36,10 @@ extension Manager {
         }
 
         /// The initializer under its earlier label, `fileManager`.
-        @available(*, deprecated, renamed: "init(debug:coreJSModuleURL:fileAccess:standardOutput:standardError:executionTimeLimit:additionalAllowedRoots:recordingURL:)")
+        @available(
+            *, deprecated,
+            renamed: "init(debug:coreJSModuleURL:fileAccess:standardOutput:standardError:executionTimeLimit:additionalAllowedRoots:recordingURL:)"
+        )
         public init(
             debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL, fileManager: any FileAccess,
             standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,

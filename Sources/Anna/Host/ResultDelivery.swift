@@ -64,7 +64,7 @@ final class ResultDelivery: Sendable {
             for part in parts {
                 switch part {
                 case let .result(result): send(result)
-                case let .pending(pending): pending.forEach { _, result in send(result) }
+                case let .pending(pending): pending.forEachResult { _, result in send(result) }
                 case let .error(error):
                     for continuation in errorContinuations { continuation.yield(error) }
                     delegate?.manager(manager, didCatch: error)

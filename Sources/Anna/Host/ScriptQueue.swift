@@ -102,9 +102,9 @@ final class ScriptQueue: @unchecked Sendable {
             return
         }
         recorder?.record(range.lazy.map(decoder.operation(at:)))
-        engine.apply(batch, range, strings: strings, operation: { decoder.operation(at: $0).operation }) { _, error in
-            report(error)
-        }
+        engine.apply(
+            batch, range, strings: strings, operation: { decoder.operation(at: $0).operation },
+            onError: { _, error in report(error) })
     }
 
     /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``

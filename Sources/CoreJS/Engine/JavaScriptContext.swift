@@ -1,3 +1,6 @@
+// JavaScriptCore's constructors return nil only when they cannot allocate, which is fatal here
+// as Swift's own allocations are: their results are unwrapped with `!`.
+// swift-format-ignore-file: NeverForceUnwrap
 internal import CJavaScriptCore
 
 /// One JavaScriptCore global context with its own context group and execution time limit.
@@ -133,7 +136,8 @@ public final class JavaScriptContext {
             try withJSString(sourceURL) { url in
                 try names.map(Optional.some).withUnsafeBufferPointer { buffer in
                     try trying("checking \(sourceURL)") {
-                        JSObjectMakeFunction(contextRef, nil, UInt32(buffer.count), buffer.baseAddress, jsBody, url, Int32(clamping: startingLine), $0)
+                        JSObjectMakeFunction(
+                            contextRef, nil, UInt32(buffer.count), buffer.baseAddress, jsBody, url, Int32(clamping: startingLine), $0)
                     }
                 }
             }

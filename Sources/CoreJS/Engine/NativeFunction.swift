@@ -19,8 +19,10 @@ let nativeFunctionCall: JSObjectCallAsFunctionCallback = { ctx, function, thisOb
     let this = JavaScriptValue(thisObject ?? JSValueMakeUndefined(ctx), in: context)
     var values: [JavaScriptValue] = []
     values.reserveCapacity(count)
-    for position in 0..<count {
-        values.append(JavaScriptValue(arguments![position]!, in: context))
+    if let arguments {
+        for position in 0..<count {
+            values.append(JavaScriptValue(arguments[position] ?? JSValueMakeUndefined(ctx), in: context))
+        }
     }
     do {
         return try native.body(this, values).ref

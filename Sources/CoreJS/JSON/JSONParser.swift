@@ -112,7 +112,8 @@ struct JSONParser {
         case UInt8(ascii: "n"): return try expect("null", value: .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default:
-            let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<min(position + 4, bytes.count)]), as: UTF8.self)
+            let scalar =
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<min(position + 4, bytes.count)]), as: UTF8.self)
                 .unicodeScalars.first.map(String.init) ?? "?"
             throw failure("unexpected character '\(scalar)'")
         }

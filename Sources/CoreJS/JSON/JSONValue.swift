@@ -136,7 +136,8 @@ extension JSONValue {
     /// unique (the usual case); a key given twice keeps its first place and its last value,
     /// as in JavaScript.
     static func members(keys: [String], values: [JSONValue]) -> OrderedDictionary<String, JSONValue> {
-        let unique = keys.count <= 8
+        let unique =
+            keys.count <= 8
             ? !keys.indices.contains { index in keys[..<index].contains(keys[index]) }
             : Set(keys).count == keys.count
         if unique {

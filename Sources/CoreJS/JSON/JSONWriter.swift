@@ -55,7 +55,8 @@ extension JSONValue {
         let text = "\(abs(number))"  // the same shortest digits, in Swift's layout: "1.2e-05"
         let parts = text.split(separator: "e")
         let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
-        let whole = mantissa[0], fraction = mantissa.count > 1 ? mantissa[1] : ""
+        let whole = mantissa[0]
+        let fraction = mantissa.count > 1 ? mantissa[1] : ""
         var digits = Array(whole + fraction)
         // The decimal point stands after `point` digits (negative: zeros before them).
         var point = whole.count + (parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
@@ -74,7 +75,8 @@ extension JSONValue {
             laidOut = "0." + String(repeating: "0", count: -point) + shown
         } else {
             let exponent = point - 1
-            laidOut = shown.prefix(1) + (digits.count > 1 ? "." + shown.dropFirst() : "")
+            laidOut =
+                shown.prefix(1) + (digits.count > 1 ? "." + shown.dropFirst() : "")
                 + "e" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
         }
         return number < 0 ? "-" + laidOut : laidOut

@@ -19,8 +19,9 @@ enum CommonJSBootstrap {
 
     private static func readResource() -> Result<String, ModuleError> {
         guard let url = Bundle.module.url(forResource: resourceName, withExtension: "js") else {
-            return .failure(.unreadable(
-                path: sourceURL, reason: "\(resourceName).js is missing from the CoreJS resource bundle (a packaging error)"))
+            return .failure(
+                .unreadable(
+                    path: sourceURL, reason: "\(resourceName).js is missing from the CoreJS resource bundle (a packaging error)"))
         }
         do {
             return .success(try String(contentsOf: url, encoding: .utf8))

@@ -102,25 +102,33 @@ public final class CommonJSRuntime {
 
     private func makeNativeHelpers() throws -> JavaScriptValue {
         let helpers = try context.evaluate("({})", sourceURL: CommonJSBootstrap.sourceURL)
-        try helpers.setProperty("resolve", nativeFunction("resolve") { runtime, arguments in
-            let request = arguments.first?.toString() ?? ""
-            let directory = arguments.count > 1 ? arguments[1].toString() : runtime.configuration.baseDirectory
-            return runtime.context.makeValue(.string(try runtime.resolver.resolve(request, from: directory)))
-        })
-        try helpers.setProperty("read", nativeFunction("read") { runtime, arguments in
-            runtime.context.makeValue(.string(try runtime.readModule(arguments.first?.toString() ?? "")))
-        })
-        try helpers.setProperty("compile", nativeFunction("compile") { runtime, arguments in
-            let path = arguments.first?.toString() ?? ""
-            return try runtime.context.compileFunction(
-                parameters: ["exports", "require", "module", "__filename", "__dirname"],
-                body: Self.scriptBody(try runtime.readModule(path)), sourceURL: path)
-        })
-        try helpers.setProperty("write", nativeFunction("write") { runtime, arguments in
-            let level = Int(arguments.first?.toJSON().numberValue ?? 0)
-            runtime.configuration.console.write(level: level, line: arguments.count > 1 ? arguments[1].toString() : "")
-            return runtime.context.undefined
-        })
+        try helpers.setProperty(
+            "resolve",
+            nativeFunction("resolve") { runtime, arguments in
+                let request = arguments.first?.toString() ?? ""
+                let directory = arguments.count > 1 ? arguments[1].toString() : runtime.configuration.baseDirectory
+                return runtime.context.makeValue(.string(try runtime.resolver.resolve(request, from: directory)))
+            })
+        try helpers.setProperty(
+            "read",
+            nativeFunction("read") { runtime, arguments in
+                runtime.context.makeValue(.string(try runtime.readModule(arguments.first?.toString() ?? "")))
+            })
+        try helpers.setProperty(
+            "compile",
+            nativeFunction("compile") { runtime, arguments in
+                let path = arguments.first?.toString() ?? ""
+                return try runtime.context.compileFunction(
+                    parameters: ["exports", "require", "module", "__filename", "__dirname"],
+                    body: Self.scriptBody(try runtime.readModule(path)), sourceURL: path)
+            })
+        try helpers.setProperty(
+            "write",
+            nativeFunction("write") { runtime, arguments in
+                let level = Int(arguments.first?.toJSON().numberValue ?? 0)
+                runtime.configuration.console.write(level: level, line: arguments.count > 1 ? arguments[1].toString() : "")
+                return runtime.context.undefined
+            })
         return helpers
     }
 
