@@ -1,3 +1,4 @@
+// One suite for `anna run`, kept whole: its cases share the shop workspace and read best together.
 import AnnaTestSupport
 import Foundation
 import Testing

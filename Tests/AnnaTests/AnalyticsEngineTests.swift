@@ -1,3 +1,4 @@
+// One suite for the engine's module protocol, kept whole: its cases share one set-up.
 import Anna
 import AnnaTestSupport
 import CoreJS

@@ -1,3 +1,5 @@
+// One file on purpose: the public API and the tree logic below share the analyzer's private
+// state, guarded by one lock; split, that state would have to be visible to the whole module.
 import CoreJS
 import DequeModule
 import Foundation

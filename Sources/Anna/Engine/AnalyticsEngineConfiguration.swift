@@ -3,6 +3,7 @@ import Foundation
 
 extension AnalyticsEngine {
     /// What to load and how: the module, and the ``RuntimeConfiguration`` it runs with.
+    @dynamicMemberLookup
     public struct Configuration: Sendable {
         /// The analytics module: a folder with `index.js`, or the file itself.
         public var moduleURL: URL
@@ -29,35 +30,11 @@ extension AnalyticsEngine {
                     executionTimeLimit: executionTimeLimit, fileAccess: fileAccess, console: console))
         }
 
-        /// ``RuntimeConfiguration/debug``.
-        public var debug: Bool {
-            get { runtime.debug }
-            set { runtime.debug = newValue }
-        }
-        /// ``RuntimeConfiguration/coreURL``.
-        public var coreURL: URL {
-            get { runtime.coreURL }
-            set { runtime.coreURL = newValue }
-        }
-        /// ``RuntimeConfiguration/additionalAllowedRoots``.
-        public var additionalAllowedRoots: [URL] {
-            get { runtime.additionalAllowedRoots }
-            set { runtime.additionalAllowedRoots = newValue }
-        }
-        /// ``RuntimeConfiguration/executionTimeLimit``.
-        public var executionTimeLimit: Double {
-            get { runtime.executionTimeLimit }
-            set { runtime.executionTimeLimit = newValue }
-        }
-        /// ``RuntimeConfiguration/fileAccess``.
-        public var fileAccess: any FileAccess {
-            get { runtime.fileAccess }
-            set { runtime.fileAccess = newValue }
-        }
-        /// ``RuntimeConfiguration/console``.
-        public var console: Console {
-            get { runtime.console }
-            set { runtime.console = newValue }
+        /// The settings of ``runtime`` by their own names (`configuration.debug`,
+        /// `configuration.executionTimeLimit`, …).
+        public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RuntimeConfiguration, Value>) -> Value {
+            get { runtime[keyPath: keyPath] }
+            set { runtime[keyPath: keyPath] = newValue }
         }
     }
 }

@@ -3,9 +3,10 @@ import Foundation
 
 extension Manager {
     /// What a ``Manager`` is built with besides the module: the ``RuntimeConfiguration`` its
-    /// engine runs with and an optional recording. The reference library's names (`debug`,
-    /// `coreJSModuleURL`, `fileManager`, `standardOutput`, `standardError`) read and write
-    /// the runtime configuration.
+    /// engine runs with and an optional recording. The runtime's settings read and write
+    /// under their own names (`debug`, `executionTimeLimit`, …) and the reference library's
+    /// (`coreJSModuleURL`, `standardOutput`, `standardError`).
+    @dynamicMemberLookup
     public struct Dependency: Sendable {
         /// How the module's runtime is made (passed to the engine unchanged).
         public var runtime: RuntimeConfiguration
@@ -52,20 +53,10 @@ extension Manager {
                 additionalAllowedRoots: additionalAllowedRoots, recordingURL: recordingURL)
         }
 
-        /// Re-require task files on every load, and retry loading a module that failed.
-        public var debug: Bool {
-            get { runtime.debug }
-            set { runtime.debug = newValue }
-        }
         /// The folder of the JavaScript core (named `anna`); default: the bundled one.
         public var coreJSModuleURL: URL {
             get { runtime.coreURL }
             set { runtime.coreURL = newValue }
-        }
-        /// How the module runtime reads files (inject ``InMemoryFileAccess`` in tests).
-        public var fileAccess: any FileAccess {
-            get { runtime.fileAccess }
-            set { runtime.fileAccess = newValue }
         }
         /// ``fileAccess`` under its earlier name.
         @available(*, deprecated, renamed: "fileAccess")
@@ -83,15 +74,12 @@ extension Manager {
             get { runtime.console.errorOutput }
             set { runtime.console.errorOutput = newValue ?? runtime.console.output }
         }
-        /// Seconds one call into JavaScript may run before it is stopped.
-        public var executionTimeLimit: Double {
-            get { runtime.executionTimeLimit }
-            set { runtime.executionTimeLimit = newValue }
-        }
-        /// Folders besides the module's and the core's that modules may be read from.
-        public var additionalAllowedRoots: [URL] {
-            get { runtime.additionalAllowedRoots }
-            set { runtime.additionalAllowedRoots = newValue }
+
+        /// The settings of ``runtime`` by their own names (`debug`, `fileAccess`,
+        /// `executionTimeLimit`, `additionalAllowedRoots`, …).
+        public subscript<Value>(dynamicMember keyPath: WritableKeyPath<RuntimeConfiguration, Value>) -> Value {
+            get { runtime[keyPath: keyPath] }
+            set { runtime[keyPath: keyPath] = newValue }
         }
     }
 }
