@@ -157,6 +157,10 @@ final class ModuleBridge {
             takeRaw(into: &outcome)
             return
         }
+        if taken.isString {  // only results: no metas, errors or slow values
+            outcome.results = PendingResults(text: taken.utf8Bytes(), slowValues: [:], metas: metas)
+            return
+        }
         do {
             try addMetas(try taken.property("1").toString())
             outcome.errors = try errors(in: taken.property("2"))

@@ -281,11 +281,12 @@
   // Empties what a batch collected, keeping the results array's storage for the next one.
   function clear() {
     results.length = 0;
-    errors = [];
-    newMetas = [];
+    if (errors.length !== 0) errors = [];
+    if (newMetas.length !== 0) newMetas = [];
   }
 
-  // What the last batch produced, then cleared: [results, metas, errors, slow].
+  // What the last batch produced, then cleared: [results, metas, errors, slow], or just the
+  // results text when the batch brought no metas, errors or slow values (the usual case).
   // - results: [operation, metaID, value, ...] as JSON text. A value JSON.stringify cannot
   //   write (a cycle, a BigInt) is written as null, and slow lists it out of band as
   //   [result number, value, ...] for Swift's general conversion: no value can pass for
@@ -311,7 +312,8 @@
       }
       text = JSON.stringify(all);
     }
-    const taken = [text, newMetas.length === 0 ? '' : JSON.stringify(newMetas), errors, slow];
+    const taken = newMetas.length === 0 && errors.length === 0 && slow.length === 0
+      ? text : [text, newMetas.length === 0 ? '' : JSON.stringify(newMetas), errors, slow];
     clear();
     return taken;
   }

@@ -79,10 +79,15 @@ exports['finish hands back results, metas and errors once, then nothing'] = () =
   assert.equal(errors[0], 1, 'the failing operation is named by its offset');
   assert.equal(errors[1].message, 'task threw');
   assert.deepEqual(slow, []);
-  const [emptyText, noMetas, noErrors] = bridge.finish();
-  assert.equal(emptyText, '[]');
-  assert.equal(noMetas, '');
-  assert.equal(noErrors.length, 0);
+  assert.equal(bridge.finish(), '[]', 'nothing left: just the (empty) results text');
+};
+
+exports['a batch with results only comes back as the results text alone'] = () => {
+  const { bridge } = bridged((name, properties, id, receive) => receive(name, { task: 't', path: '/p', event: name }));
+  send(bridge, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
+  assert.equal(bridge.finish()[1], JSON.stringify(['t', '/p', 'tap']), 'the first batch brings its meta');
+  send(bridge, [op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
+  assert.equal(bridge.finish(), '[0,0,"tap"]', 'the meta is known: text alone');
 };
 
 exports['a value JSON cannot write goes out of band; no value passes for framing'] = () => {
@@ -110,7 +115,7 @@ exports['takeRaw hands back the unconverted results when finish could not'] = ()
   assert.deepEqual(results, [0, 0, ['tap']]);
   assert.deepEqual(JSON.parse(metas), ['t', '/p', 'tap']);
   assert.equal(errors.length, 0);
-  assert.equal(bridge.finish()[0], '[]', 'taken once');
+  assert.equal(bridge.finish(), '[]', 'taken once');
 };
 
 exports['an unknown code is an error of its operation, not a misread batch'] = () => {
