@@ -44,7 +44,7 @@ let package = Package(
             resources: [.copy("../../js/anna"), .copy("Bridge/module-bridge.js")]
         ),
         // Helpers every test target shares (temporary folders, a recording delegate, the
-        // repository's fixtures), built only with the tests.
+        // repository's fixtures); in no product, so an app that uses Anna never builds it.
         .target(
             name: "AnnaTestSupport",
             dependencies: ["Anna", "CoreJS"],

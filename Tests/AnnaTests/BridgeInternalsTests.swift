@@ -142,6 +142,13 @@ struct BridgeInternalsTests {
         #expect(decoded.map(\.time) == (0..<cases.count).map { Double($0) })
     }
 
+    @Test("the bridge's JavaScript half reads exactly the names of the wire table")
+    func wireNamesAgree() throws {
+        let bridge = try ModuleBridge(context: JavaScriptContext(), debug: false)
+        #expect(bridge.wireNames.sorted() == BridgeWire.names)
+        #expect(BridgeWire.names.contains("valueTag.json") && BridgeWire.names.contains("idKind.absent"))
+    }
+
     private static func describe(_ item: TimedOperation) -> String {
         guard case let .event(id, name, _) = item.operation else { return "?" }
         return "\(name) on \(id.owner) at \(Int(item.time ?? -1))"

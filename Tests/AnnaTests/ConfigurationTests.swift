@@ -14,6 +14,10 @@ struct ConfigurationTests {
         #expect(dependency.runtime.debug && dependency.debug)
         #expect(dependency.runtime.executionTimeLimit == 3)
         #expect(dependency.runtime.console.errorOutput as? MemoryOutputSink === output, "warnings go to the output unless told")
+        let laterOutput = MemoryOutputSink()
+        dependency.standardOutput = laterOutput
+        #expect(dependency.standardError == nil)
+        #expect(dependency.runtime.console.errorOutput as? MemoryOutputSink === laterOutput, "warnings follow a later output too")
         dependency.standardError = errors
         dependency.coreJSModuleURL = URL(fileURLWithPath: "/opt/core/anna")
         dependency.additionalAllowedRoots = [URL(fileURLWithPath: "/shared")]

@@ -82,7 +82,7 @@ struct OperationDecoder {
         switch BridgeWire.ObjectHeader(rawValue: count) {
         case .null: return .null
         case .value: return value()
-        case nil: break
+        case nil: guard count >= 0 else { return .null }  // the encoder writes no other header
         }
         var keys: [String] = []
         var values: [JSONValue] = []

@@ -161,6 +161,7 @@
     const count = numbers[at++];
     if (count === OBJECT_NULL) return null;
     if (count === OBJECT_VALUE) return value();
+    if (!(count >= 0)) throw new TypeError('unknown object header ' + count);
     if (count === 0) return NO_MEMBERS;
     if (share && count <= 2) {
       const first = memberCode(at);

@@ -47,17 +47,19 @@ public final class AnalyticsEngine {
     /// - Throws: ``AnalyticsError/moduleLoadFailed(module:_:)`` or
     ///   ``AnalyticsError/moduleNotConstructor(module:found:)``.
     public convenience init(configuration: Configuration, onResult: @escaping (AnalyticsResult) -> Void) throws {
-        try self.init(configuration: configuration) { output in
-            switch output {
-            case let .result(result): onResult(result)
-            case let .results(batch): batch.forEachResult { _, result in onResult(result) }
-            }
-        }
+        try self.init(
+            configuration: configuration,
+            deliveringTo: { output in
+                switch output {
+                case let .result(result): onResult(result)
+                case let .results(batch): batch.forEachResult { _, result in onResult(result) }
+                }
+            })
     }
 
     /// Loads the module and constructs its manager; what the engine produces goes to
     /// `output`, synchronously, on the calling thread.
-    init(configuration: Configuration, output: @escaping (EngineOutput) -> Void) throws {
+    init(configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void) throws {
         self.configuration = configuration
         self.output = output
         let modulePath = configuration.moduleURL.standardizedFileURL.path
@@ -223,12 +225,8 @@ public final class AnalyticsEngine {
         _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, operation: (Int) -> ModuleOperation,
         onError: (Int, AnalyticsError) -> Void
     ) {
-        if let failure = outcome.readFailure {
-            let last = batch.lowerBound + max(0, outcome.finished - 1)
-            onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
-        }
         let errors = outcome.errors.map { ($0.offset, Self.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
-        if errors.isEmpty, outcome.stop == nil {
+        if errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil {
             if outcome.results.text.count > 2 { output(.results(outcome.results)) }  // "[]" holds nothing
             return
         }
@@ -243,6 +241,10 @@ public final class AnalyticsEngine {
         }
         for (offset, error) in errors[nextError...] where offset < outcome.finished {
             onError(batch.lowerBound + offset, error)
+        }
+        if let failure = outcome.readFailure, outcome.finished > 0 {  // with none finished, nothing was lost
+            let last = batch.lowerBound + outcome.finished - 1
+            onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
         }
     }
 

@@ -20,7 +20,7 @@ extension AnalyticsEngine {
         /// console to standard output.
         public init(
             moduleURL: URL, debug: Bool = false, coreURL: URL = BundledCore.folderURL,
-            additionalAllowedRoots: [URL] = [], executionTimeLimit: Double = 2,
+            additionalAllowedRoots: [URL] = [], executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
             fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard
         ) {
             self.init(

@@ -21,11 +21,14 @@ public struct RuntimeConfiguration: Sendable {
     /// Where `console` output of tasks goes.
     public var console: Console
 
+    /// The time limit unless one is given: 2 s.
+    public static let defaultExecutionTimeLimit: Double = 2
+
     /// Creates a configuration; the defaults are the bundled core, a 2 s limit, files from
     /// disk and the console on standard output.
     public init(
         debug: Bool = false, coreURL: URL = BundledCore.folderURL, additionalAllowedRoots: [URL] = [],
-        executionTimeLimit: Double = 2, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard
+        executionTimeLimit: Double = defaultExecutionTimeLimit, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard
     ) {
         self.debug = debug
         self.coreURL = coreURL

@@ -25,7 +25,7 @@ extension Manager {
             debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL,
             fileAccess: any FileAccess = LocalFileAccess(),
             standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
-            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = 2,
+            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
             additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
         ) {
             self.init(
@@ -44,7 +44,7 @@ extension Manager {
         public init(
             debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL, fileManager: any FileAccess,
             standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
-            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = 2,
+            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
             additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
         ) {
             self.init(
@@ -71,8 +71,8 @@ extension Manager {
         }
         /// Where `console.warn` and `console.error` write (``standardOutput`` unless set).
         public var standardError: (any OutputSink)? {
-            get { runtime.console.errorOutput }
-            set { runtime.console.errorOutput = newValue ?? runtime.console.output }
+            get { runtime.console.separateErrorOutput }
+            set { runtime.console.separateErrorOutput = newValue }
         }
 
         /// The settings of ``runtime`` by their own names (`debug`, `fileAccess`,

@@ -128,12 +128,15 @@ final class ScriptQueue: @unchecked Sendable {
         openRecordingOnce()
         if let lastLoadError, !configuration.debug { return .failure(lastLoadError) }
         do {
-            let engine = try AnalyticsEngine(configuration: configuration) { [unowned self] output in
-                switch output {
-                case let .result(result): collected.append(.result(result))
-                case let .results(batch): collected.append(.pending(batch))
-                }
-            }
+            // Only this queue holds and calls the engine, so it never outlives `self`.
+            let engine = try AnalyticsEngine(
+                configuration: configuration,
+                deliveringTo: { [unowned self] output in
+                    switch output {
+                    case let .result(result): collected.append(.result(result))
+                    case let .results(batch): collected.append(.pending(batch))
+                    }
+                })
             self.engine = engine
             lastLoadError = nil
             backlogOverflowReported = false

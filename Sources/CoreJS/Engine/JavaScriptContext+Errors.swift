@@ -1,6 +1,7 @@
 // JavaScriptCore's constructors return nil only when they cannot allocate, which is fatal here
 // as Swift's own allocations are: their results are unwrapped with `!`.
 // swift-format-ignore-file: NeverForceUnwrap
+
 internal import CJavaScriptCore
 
 // Errors across the boundary, both ways: `trying` turns a JavaScriptCore exception

@@ -3,13 +3,19 @@
 public struct Console: Sendable {
     /// Receives `console.log`, `console.info` and `console.debug`.
     public var output: any OutputSink
-    /// Receives `console.warn` and `console.error`.
-    public var errorOutput: any OutputSink
+    /// Receives `console.warn` and `console.error`: ``separateErrorOutput``, else ``output``.
+    public var errorOutput: any OutputSink {
+        get { separateErrorOutput ?? output }
+        set { separateErrorOutput = newValue }
+    }
+    /// The sink for warnings and errors when they do not follow ``output``.
+    public var separateErrorOutput: (any OutputSink)?
 
-    /// A console writing to `output`, and warnings and errors to `errorOutput` (default: `output`).
+    /// A console writing to `output`, and warnings and errors to `errorOutput` (default: `output`,
+    /// whatever it is later set to).
     public init(output: any OutputSink, errorOutput: (any OutputSink)? = nil) {
         self.output = output
-        self.errorOutput = errorOutput ?? output
+        separateErrorOutput = errorOutput
     }
 
     /// Everything to standard output.

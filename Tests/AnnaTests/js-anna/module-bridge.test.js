@@ -118,7 +118,7 @@ exports['takeRaw hands back the unconverted results when finish could not'] = ()
   assert.equal(bridge.finish(), '[]', 'taken once');
 };
 
-exports['an unknown code is an error of its operation, not a misread batch'] = () => {
+exports['an unknown operation code is an error of that operation; the next one runs'] = () => {
   const { bridge, calls } = bridged();
   send(bridge, [99, 1, op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
   const errors = bridge.finish()[2];
