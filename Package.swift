@@ -67,7 +67,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // The runnable example: a small shop app driven through a scripted session.
-        .executableTarget(name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo"),
+        // Its analytics module is bundled as an app would bundle its own: a folder resource
+        // (the demo's lives in fixtures/, beside the session recorded from it).
+        .executableTarget(
+            name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo",
+            resources: [.copy("../../fixtures/demo/module")]
+        ),
         // The `anna` command: replay event streams, snapshots, traces, task checks.
         .target(
             name: "AnnaCLI",
