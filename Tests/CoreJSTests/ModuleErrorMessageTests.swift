@@ -57,6 +57,7 @@ struct ModuleErrorMessageTests {
         #expect(exception.name == "SyntaxError")
         #expect(exception.message == syntax.message)
         #expect(exception.location == "/app/task/index.js:\(syntax.line)")
+        #expect(exception.description.components(separatedBy: "(at /app/task/index.js").count == 2, "the place once")
     }
 
     @Test("a syntax error in a required file points at that file, with no column of the require call")
