@@ -12,10 +12,27 @@
 /** The objects being walked, outermost first: reused, so a walk allocates nothing. */
 const ancestors = [];
 
+const PLAIN = Object.prototype;
+
 
 function isUnsendable(value) {
   const type = typeof value;
   return type === 'function' || type === 'symbol';
+}
+
+/**
+ * Whether `object` is a plain object of primitive members (most results): then nothing is
+ * to be dropped, and the walk's bookkeeping is skipped.
+ */
+function isFlat(object) {
+  if (Object.getPrototypeOf(object) !== PLAIN) return false;
+  const keys = Object.keys(object);
+  for (let i = 0; i < keys.length; i += 1) {
+    const member = object[keys[i]];
+    const type = typeof member;
+    if (type === 'object' ? member !== null : type === 'function' || type === 'symbol') return false;
+  }
+  return true;
 }
 
 /** Lets the objects of the last walk go (its entries start at 0 and follow each other). */
@@ -42,7 +59,7 @@ function step(key) {
  */
 function unsendableIn(value) {
   if (typeof value !== 'object') return isUnsendable(value) ? { path: '', kind: typeof value } : null;
-  if (value === null) return null;
+  if (value === null || isFlat(value)) return null;
   const found = find(value, 0);
   release();
   return found;

@@ -239,7 +239,7 @@ module.exports = {
     const flat = measure((i) => ({ index: i, title: 'row', selected: i % 2 === 0 }));
     const nested = measure((i) => ({ index: i, title: 'row', selected: i % 2 === 0, tags: ['a', 'b'] }));
     console.log(`result walk: ${flat.toFixed(0)} ns per result of 3 members, ${nested.toFixed(0)} ns with a 2-element array too`);
-    // About 40-80 ns and 70-100 ns on a 2-core machine shared with builds; the bound only
+    // About 40-60 ns and 100-140 ns on a 2-core machine shared with builds; the bound only
     // catches a walk gone wrong (say, one entering nodes or allocating per member).
     assert.ok(flat < 2000 && nested < 4000, `${flat}, ${nested} ns per result`);
   },
