@@ -37,6 +37,12 @@ struct SyntaxCase: CustomTestStringConvertible, Sendable {
         .init(
             rule: "export function", source: "export function tap() {}\n",
             message: "ES modules are not supported; use require() (at /app/task/index.js:1)", line: 1),
+        .init(
+            rule: "import in a file with CRLF line ends", source: "// helpers\r\n\r\nimport * as format from './format';\r\n",
+            message: "ES modules are not supported; use require() (at /app/task/index.js:3)", line: 3),
+        .init(
+            rule: "an unclosed block in a file with CRLF line ends", source: "match('tap', () => {\r\n  return 1;\r\n",
+            message: "Unexpected end of script", line: 2),
     ]
 }
 

@@ -93,6 +93,8 @@ public final class CommonJSRuntime {
                 _ = try resolver.resolve(path, from: "/")
             } catch ModuleError.notFound {
                 throw ModuleError.folderWithoutIndex(path: path)
+            } catch {
+                // Any other failure is the require's to report, as for a file.
             }
         }
         return try require(path)
@@ -185,12 +187,13 @@ public final class CommonJSRuntime {
     /// own message (`Unexpected keyword 'export'`) does not say why.
     static func moduleSyntaxLine(in source: String) -> Int? {
         var number = 0
-        for line in source.split(separator: "\n", omittingEmptySubsequences: false) {
+        // By scalars, so that "\r\n" (one Character) ends a line too.
+        for line in source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            let text = line.drop { $0 == " " || $0 == "\t" }
+            let text = String(line.drop { $0 == " " || $0 == "\t" })
             for keyword in ["import", "export"] where text.hasPrefix(keyword) {
                 // `import(` and `import.meta` are expressions; `important = 1` is a name.
-                guard let next = text.dropFirst(keyword.count).first else { continue }
+                guard let next = text.unicodeScalars.dropFirst(keyword.count).first else { continue }
                 if next == " " || next == "\t" || next == "{" || next == "*" || next == "'" || next == "\"" {
                     return number
                 }
