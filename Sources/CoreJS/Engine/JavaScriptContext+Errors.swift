@@ -101,7 +101,8 @@ extension JavaScriptContext {
             if let stack = exception.stack { properties["stack"] = .string(stack) }
             if let sourceURL = exception.sourceURL { properties["sourceURL"] = .string(sourceURL) }
             if let line = exception.line { properties["line"] = .number(Double(line)) }
-            if let column = exception.column { properties["column"] = .number(Double(column)) }
+            // A syntax error has no column: leave none rather than the native call's own.
+            properties["column"] = exception.column.map { .number(Double($0)) } ?? .undefined
             return makeErrorRef(name: exception.name, message: exception.message, properties: properties)
         default:
             return makeErrorRef(name: "Error", message: String(describing: error), properties: [:])
