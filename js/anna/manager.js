@@ -7,7 +7,7 @@ const { TaskRegistry } = require('./task-registry');
 const { TaskLoader, namespaceFile } = require('./task-loader');
 const { snapshot } = require('./snapshot');
 const { unsendableIn, withoutUnsendable } = require('./sendable');
-const { firstFrame, isInside } = require('./stack-frames');
+const { firstFrame, place: placeOf, isInside } = require('./stack-frames');
 
 const NO_PROPERTIES = Object.freeze({});
 
@@ -246,8 +246,7 @@ class Manager {
   _thrownAt(error) {
     if (error === null || typeof error !== 'object') return null;
     const folder = this._loader.directory;
-    const place = typeof error.sourceURL === 'string'
-      ? { file: error.sourceURL, line: error.line, column: error.column } : null;
+    const place = typeof error.sourceURL === 'string' ? placeOf(error.sourceURL, error.line, error.column) : null;
     if (place !== null && isInside(place.file, folder)) return place;
     const frame = firstFrame(error.stack, (file) => isInside(file, folder));
     return frame !== null ? frame : place;

@@ -3,6 +3,9 @@
 // (`@url:line:column` for top-level code, `@[native code]` for native frames).
 
 const FRAME = /@(.*):(\d+):(\d+)$/;
+// A runtime that compiles modules as functions whose header shares their first line says by
+// how much it shifts that line's columns; absolute-path frames are modules.
+const FIRST_LINE_SHIFT = (typeof globalThis === 'object' && globalThis[Symbol.for('anna.firstLineShift')]) || 0;
 
 /**
  * The first frame of `stack` whose file passes `accepts(file)`, as `{ file, line, column }`
@@ -13,11 +16,15 @@ function firstFrame(stack, accepts) {
   const lines = stack.split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const found = FRAME.exec(lines[i]);
-    if (found !== null && accepts(found[1])) {
-      return { file: found[1], line: parseInt(found[2], 10), column: parseInt(found[3], 10) };
-    }
+    if (found !== null && accepts(found[1])) return place(found[1], parseInt(found[2], 10), parseInt(found[3], 10));
   }
   return null;
+}
+
+/** `{ file, line, column }` with the column of a module's first line unshifted. */
+function place(file, line, column) {
+  const shifted = line === 1 && typeof column === 'number' && file.charAt(0) === '/';
+  return { file, line, column: shifted ? Math.max(1, column - FIRST_LINE_SHIFT) : column };
 }
 
 /** Whether `file` is inside the folder `directory` (an absolute path without trailing '/'). */
@@ -25,4 +32,4 @@ function isInside(file, directory) {
   return file.length > directory.length && file.charAt(directory.length) === '/' && file.startsWith(directory);
 }
 
-module.exports = { firstFrame, isInside };
+module.exports = { firstFrame, place, isInside };

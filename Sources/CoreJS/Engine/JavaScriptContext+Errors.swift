@@ -78,12 +78,18 @@ extension JavaScriptContext {
             members.removeValue(forKey: "sourceURL")
             thrownValue = .object(members)
         }
+        let sourceURL = member("sourceURL").map(describe)
+        let line = integer("line")
+        var column = integer("column")
+        if line == 1, let sourceURL, let shift = firstLineShifts[sourceURL], let shifted = column {
+            column = max(1, shifted - shift)  // the function header shares a module's first line
+        }
         return JavaScriptException(
             name: member("name").map(describe) ?? "Error",
             message: member("message").map(describe) ?? describe(thrown),
-            sourceURL: member("sourceURL").map(describe),
-            line: integer("line"),
-            column: integer("column"),
+            sourceURL: sourceURL,
+            line: line,
+            column: column,
             stack: stack,
             thrownValue: thrownValue)
     }

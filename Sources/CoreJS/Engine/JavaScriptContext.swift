@@ -20,6 +20,9 @@ public final class JavaScriptContext {
     let watchdog = Watchdog()
     private let nativeFunctionClass: JSClassRef
     private(set) var errorConstructor: JSObjectRef?
+    /// By source URL, how far ``compileFunction(parameters:body:sourceURL:startingLine:)``'s
+    /// header shifts the columns of the body's first line (line 1 only).
+    private(set) var firstLineShifts: [String: Int] = [:]
 
     /// How many ``JavaScriptValue`` wrappers of this context exist, each holding one
     /// protection from garbage collection: for leak checks in tests and benchmarks.
@@ -121,6 +124,7 @@ public final class JavaScriptContext {
             throw syntaxError(of: body, wrapped: source, bodyError: error, sourceURL: sourceURL, startingLine: startingLine)
         }
         let function = try evaluate(source, sourceURL: sourceURL, startingLine: startingLine)
+        if startingLine == 1 { firstLineShifts[sourceURL] = Self.functionHeader(parameters: parameters).utf16.count }
         guard function.isFunction else {
             throw JavaScriptError.typeMismatch("compiling \(sourceURL) gave no function")
         }

@@ -1,4 +1,7 @@
 (function (native) {
+  // How far the function header shifts columns on a module's first line (see compileFunction),
+  // for readers of stacks such as the core's task locations.
+  Object.defineProperty(globalThis, Symbol.for('anna.firstLineShift'), { value: native.firstLineShift });
   'use strict';
   const cache = Object.create(null);
 
@@ -26,8 +29,8 @@
       const place = lines[index].slice(at + filename.length + 2).split(':');
       const line = parseInt(place[0], 10);
       const column = parseInt(place[1], 10);
-      // The function header shares the first line (see compileFunction).
-      return { line: line, column: line === 1 ? column - native.firstLineShift : column };
+      // As the engine gives it: readers unshift a module's first line (firstLineShift).
+      return { line: line, column: column };
     }
     return null;
   }
