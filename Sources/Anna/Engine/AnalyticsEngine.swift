@@ -227,7 +227,9 @@ public final class AnalyticsEngine {
             let running = try? method.call([JSONValue](), this: manager).toJSON(), let task = running["task"]?.stringValue
         else { return nil }  // an older core, or none running: the message names the operation
         var text = "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
-        if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue { text += " on '\(path)' (\(event))" }
+        if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue {
+            text += " on \(TaskLocation.describeNode(path)) (\(event))"
+        }
         return text
     }
 

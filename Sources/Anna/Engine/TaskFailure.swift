@@ -21,6 +21,11 @@ public struct TaskLocation: Sendable, Equatable, Codable, CustomStringConvertibl
         [file, line.map(String.init), line == nil ? nil : column.map(String.init)].compactMap { $0 }.joined(separator: ":")
     }
 
+    /// `'/path'`, or `the root` for the root node (whose path is empty).
+    static func describeNode(_ path: String) -> String {
+        path.isEmpty ? "the root" : "'\(path)'"
+    }
+
     /// The location of a core's report entry (`file`, `line`, `column` fields), when it has a file.
     init?(fields entry: JSONValue, prefix: String = "") {
         guard let file = entry[prefix.isEmpty ? "file" : prefix + "File"]?.stringValue else { return nil }
@@ -72,7 +77,7 @@ public struct TaskFailure: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         var text = "task '\(task)'"
         if let location { text += " (\(location))" }
-        text += " on '\(path)' (\(event)): \(message)"
+        text += " on \(TaskLocation.describeNode(path)) (\(event)): \(message)"
         if let errorLocation, errorLocation != location?.description { text += " (thrown at \(errorLocation))" }
         return text
     }
