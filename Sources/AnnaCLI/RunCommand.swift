@@ -1,6 +1,7 @@
 import Anna
 import ArgumentParser
 import CoreJS
+import Foundation
 import OrderedCollections
 
 /// `anna run`: prints each result as one line of compact JSON, in order, as it comes.
@@ -11,12 +12,22 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Standard output carries results only; console output of task scripts goes to
             standard error (or --console FILE). Errors in the stream or the core are reported
-            on standard error as FILE:LINE: message.
+            on standard error as FILE:LINE: message, and counted in a summary line; --strict
+            makes them fail the run (exit 1).
+
+            --coverage prints which task files loaded and how often each task ran (a table on
+            standard error); --coverage=FILE writes it as JSON to FILE instead. Without it, a
+            run in which no task produced a result, or some tasks never ran, says so.
+
+            --watch reloads a task file when it changes, between lines of a live stream.
 
             Examples:
               anna run --events session.ndjson --module analytics
               anna run --events session.ndjson --tasks analytics/task --meta
-              tail -f session.ndjson | anna run --events - --module analytics
+              anna run --events session.ndjson --module analytics --strict --coverage
+              anna run --events session.ndjson --module analytics --coverage=coverage.json
+              anna run --events session.ndjson --module analytics.bundle --allow-read .
+              tail -f session.ndjson | anna run --events - --module analytics --watch
             """)
 
     @OptionGroup var stream: StreamOptions
@@ -25,12 +36,32 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result.")
     var meta = false
 
+    @Flag(help: "After the run, show which task files loaded and how often each task ran (--coverage=FILE: JSON to FILE).")
+    var coverage = false
+
+    @Option(name: .customLong("coverage-file"), help: ArgumentHelp(visibility: .private))
+    var coverageFile: String?
+
+    @Flag(help: "Reload a task file when it changes (checked between lines, at most every 0.2 s); for live streams.")
+    var watch = false
+
     func run() throws {
         let withMeta = meta
-        let (_, summary) = try StreamReplay.replay(stream, through: module) { result in
+        let (engine, summary) = try StreamReplay.replay(stream, through: module, configure: configureEngine) { result in
             printOutput(withMeta ? Self.metaLine(for: result) : result.value.jsonText)
         }
-        try StreamReplay.finish(summary)
+        var notes: [String] = []
+        if coverage || coverageFile != nil {
+            try CoverageOutput.write(engine: engine, to: coverageFile)
+        } else if let note = CoverageOutput.unusedTasksNote(engine: engine, summary: summary) {
+            notes.append(note)
+        }
+        try StreamReplay.finish(summary, strict: stream.strict, notes: notes)
+    }
+
+    /// `--watch` in the engine's configuration.
+    private func configureEngine(_ configuration: inout AnalyticsEngine.Configuration) {
+        CoverageOutput.setWatch(watch, in: &configuration)
     }
 
     static func metaLine(for result: AnalyticsResult) -> String {

@@ -119,7 +119,8 @@ struct RunCommandTests {
                 "\(file):10: invalid JSON at column 2: invalid literal, expected 'null'",
                 "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
                 "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
-                "anna: 13 lines, 10 operations, 3 results, 1 malformed lines skipped, 2 errors",
+                "anna: 13 lines, 10 operations, 3 results, 1 malformed line skipped",
+                "anna: 2 errors (1 task failed, 1 node error); --strict makes them fail the run",
             ])
     }
 
@@ -163,7 +164,7 @@ struct RunCommandTests {
         #expect(output.stderr.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
     }
 
-    @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check"])
+    @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check", "init"])
     func help(command: String) throws {
         let output = try AnnaProcess.run([command, "--help"])
         #expect(output.status == 0)
@@ -273,7 +274,11 @@ struct RunCommandBatchTests {
         let output = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
-        #expect(output.stderrLines == expected + ["anna: 5000 lines, 4997 operations, 3 results, 1 malformed lines skipped, 3 errors"])
+        #expect(
+            output.stderrLines == expected + [
+                "anna: 5000 lines, 4997 operations, 3 results, 1 malformed line skipped",
+                "anna: 3 errors (1 task failed, 2 node errors); --strict makes them fail the run",
+            ])
     }
 
     @Test("long lines, CRLF line breaks and a last line without a break are read")
