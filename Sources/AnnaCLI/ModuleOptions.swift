@@ -20,6 +20,13 @@ struct ModuleOptions: ParsableArguments {
     @Option(name: .customLong("time-limit"), help: ArgumentHelp("Seconds one call into JavaScript may run.", valueName: "seconds"))
     var timeLimit: Double = 2
 
+    @Option(
+        name: .customLong("allow-read"),
+        help: ArgumentHelp(
+            "Let modules read below this folder too (repeatable); by default only the module's folder and the core are readable.",
+            valueName: "dir"))
+    var allowRead: [String] = []
+
     func validate() throws {
         guard (modulePath == nil) != (tasksPath == nil) else {
             throw ValidationError("Give exactly one of --module DIR and --tasks DIR.")
@@ -35,23 +42,40 @@ struct ModuleOptions: ParsableArguments {
     /// Whether `--tasks` was given.
     var isTaskFolder: Bool { tasksPath != nil }
 
-    /// The engine configuration; exits with 66 when the folder is missing.
+    /// The `--allow-read` folders, made absolute.
+    var allowedRoots: [URL] {
+        allowRead.map { URL(fileURLWithPath: $0).standardizedFileURL }
+    }
+
+    /// The engine configuration; exits with 66 when the folder is missing or is the other
+    /// kind of folder (a module given to `--tasks`, a task folder given to `--module`).
     func engineConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
         if isTaskFolder {
             let tasks = try taskFolder()
             return .init(
-                moduleURL: TaskFolderModule.entryURL(in: tasks), debug: debug, executionTimeLimit: timeLimit,
-                fileAccess: TaskFolderModule(taskFolder: tasks.path), console: console)
+                moduleURL: TaskFolderModule.entryURL(in: tasks), debug: debug, additionalAllowedRoots: allowedRoots,
+                executionTimeLimit: timeLimit, fileAccess: TaskFolderModule(taskFolder: tasks.path), console: console)
         }
-        guard LocalFileAccess().fileExists(atPath: folder.path) else {
+        let files = LocalFileAccess()
+        guard files.fileExists(atPath: folder.path) else {
             printError("anna: no such module: \(folder.path)")
             throw ExitCodes.noInput
         }
-        return .init(moduleURL: folder, debug: debug, executionTimeLimit: timeLimit, console: console)
+        if files.isDirectory(atPath: folder.path), !files.fileExists(atPath: folder.path + "/index.js"),
+            !files.fileExists(atPath: folder.path + "/package.json")
+        {
+            printError(
+                "anna: \(folder.path) is not an analytics module: it has no index.js (a module's index.js exports "
+                    + "require('anna').configured({ task: __dirname + '/task' })); use --tasks \(folder.path) to run a task folder")
+            throw ExitCodes.noInput
+        }
+        return .init(
+            moduleURL: folder, debug: debug, additionalAllowedRoots: allowedRoots, executionTimeLimit: timeLimit, console: console)
     }
 
     /// The task folder: the `--tasks` folder, or `task` in the `--module` folder (the layout
-    /// of analytics modules); exits with 66 when it is missing or not a folder.
+    /// of analytics modules); exits with 66 when it is missing or not a folder, or when a
+    /// `--tasks` folder is a module folder.
     func taskFolder() throws -> URL {
         let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
         let files = LocalFileAccess()
@@ -63,17 +87,55 @@ struct ModuleOptions: ParsableArguments {
             printError("anna: not a folder: \(tasks.path)")
             throw ExitCodes.noInput
         }
+        if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js"), files.isDirectory(atPath: tasks.path + "/task") {
+            printError(
+                "anna: \(tasks.path) is an analytics module (index.js and task/), not a task folder; "
+                    + "use --module \(tasks.path), or --tasks \(tasks.path)/task")
+            throw ExitCodes.noInput
+        }
         return tasks
     }
 
-    /// Loads the engine; exits with 66 naming the module when it cannot be loaded.
-    func loadEngine(console: Console, onResult: @escaping (AnalyticsResult) -> Void) throws -> AnalyticsEngine {
-        let configuration = try engineConfiguration(console: console)
+    /// Loads the engine; exits with 66 naming the module when it cannot be loaded, with a
+    /// hint when the cause is a common mistake (a file outside the readable folders, a task
+    /// folder given as a module).
+    func loadEngine(
+        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
+        onResult: @escaping (AnalyticsResult) -> Void
+    ) throws -> AnalyticsEngine {
+        var configuration = try engineConfiguration(console: console)
+        configure(&configuration)
         do {
             return try AnalyticsEngine(configuration: configuration, onResult: onResult)
         } catch let error as AnalyticsError {
             printError("anna: \(error)")
+            if let hint = hint(for: error) { printError("anna: \(hint)") }
             throw ExitCodes.noInput
         }
+    }
+
+    /// What to do about `error`, when it is a mistake with a known remedy.
+    func hint(for error: AnalyticsError) -> String? {
+        guard let exception = error.exception else { return nil }
+        if let hint = Self.accessHint(for: exception) { return hint }
+        if !isTaskFolder, exception.name == "ReferenceError", exception.message.contains("match") {
+            return "\(folder.path) looks like a task folder (its index.js calls match()); use --tasks \(folder.path)"
+        }
+        return nil
+    }
+
+    /// `add --allow-read DIR …` when `exception` is the runtime refusing a file outside the
+    /// readable folders (its message names the path).
+    static func accessHint(for exception: JavaScriptException) -> String? {
+        guard exception.thrownValue["code"]?.stringValue == "ERR_ACCESS_DENIED" || exception.message.contains("Access denied: module")
+        else { return nil }
+        var folder = "DIR"
+        if let start = exception.message.range(of: "resolves to '"),
+            let end = exception.message.range(of: "', outside", range: start.upperBound..<exception.message.endIndex)
+        {
+            let path = String(exception.message[start.upperBound..<end.lowerBound])
+            folder = LocalFileAccess().isDirectory(atPath: path) ? path : ModulePath.directory(of: path)
+        }
+        return "modules may read only below the module's folder and the core; add --allow-read \(folder) to let them read there"
     }
 }
