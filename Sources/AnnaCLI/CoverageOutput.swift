@@ -17,3 +17,10 @@ enum CoverageOutput {
     /// Sets `watchTasks` in `configuration`.
     static func setWatch(_ watch: Bool, in configuration: inout AnalyticsEngine.Configuration) {}
 }
+
+extension CoverageOutput {
+    /// `anna check --events`: replays the stream, prints the coverage on standard output.
+    static func check(module: ModuleOptions, events: String) throws {
+        printError("anna: coverage is not available yet")
+    }
+}

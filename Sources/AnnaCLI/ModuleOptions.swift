@@ -78,15 +78,8 @@ struct ModuleOptions: ParsableArguments {
     /// `--tasks` folder is a module folder.
     func taskFolder() throws -> URL {
         let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
+        try Self.requireTaskFolder(tasks.path)
         let files = LocalFileAccess()
-        guard files.fileExists(atPath: tasks.path) else {
-            printError("anna: no such task folder: \(tasks.path)")
-            throw ExitCodes.noInput
-        }
-        guard files.isDirectory(atPath: tasks.path) else {
-            printError("anna: not a folder: \(tasks.path)")
-            throw ExitCodes.noInput
-        }
         if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js"), files.isDirectory(atPath: tasks.path + "/task") {
             printError(
                 "anna: \(tasks.path) is an analytics module (index.js and task/), not a task folder; "
@@ -94,6 +87,19 @@ struct ModuleOptions: ParsableArguments {
             throw ExitCodes.noInput
         }
         return tasks
+    }
+
+    /// Exits with 66 when `path` is missing or not a folder.
+    static func requireTaskFolder(_ path: String) throws {
+        let files = LocalFileAccess()
+        guard files.fileExists(atPath: path) else {
+            printError("anna: no such task folder: \(path)")
+            throw ExitCodes.noInput
+        }
+        guard files.isDirectory(atPath: path) else {
+            printError("anna: not a folder: \(path)")
+            throw ExitCodes.noInput
+        }
     }
 
     /// Loads the engine; exits with 66 naming the module when it cannot be loaded, with a

@@ -191,3 +191,59 @@ struct InitVersionTests {
         #expect(output.stderrLines.last?.hasSuffix("--coverage shows which tasks loaded and ran") == true)
     }
 }
+
+@Suite("anna check loads as anna run does", .timeLimit(.minutes(2)))
+struct CheckLoaderTests {
+    @Test("task files may require the module's own helpers and node_modules packages")
+    func helpersAndPackages() throws {
+        let workspace = try Workspace([
+            "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
+            "module/lib/helpers.js": "exports.label = (node) => 'at ' + node.path;\n",
+            "module/node_modules/shout/index.js": "module.exports = (text) => text.toUpperCase();\n",
+            "module/task/index.js": """
+            const { label } = require('../lib/helpers');
+            const shout = require('shout');
+            match('/home/ana-appeared', (node) => shout(label(node)));
+
+            """,
+            "session.ndjson": """
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"register","id":2,"parent":1,"name":"home"}
+            {"op":"appear","id":2}
+
+            """,
+        ])
+        let check = try AnnaProcess.run(["check", "--module", workspace.file("module")])
+        #expect(check.stderr == "")
+        #expect(check.status == 0)
+        #expect(check.stdoutLines == ["index.js", "  3:\t/home/ana-appeared", "1 files, 1 patterns, 0 problems"])
+        let run = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        #expect(run.stdoutLines == [#""AT /HOME""#])
+    }
+
+    @Test("a syntax error in the module's index.js fails check with file:line")
+    func moduleSyntaxError() throws {
+        let workspace = try Workspace([
+            "module/index.js": "// the module\nmodule.exports = require('anna').configured({ task: __dirname + '/task' ));\n// end\n",
+            "module/task/index.js": "match('a/tap', () => 1);\n",
+        ])
+        let output = try AnnaProcess.run(["check", "--module", workspace.file("module")])
+        #expect(output.status == 1)
+        #expect(output.stdoutLines == ["index.js", "  1:\ta/tap", "1 files, 1 patterns, 1 problems"])
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderrLines.first?.hasPrefix("\(workspace.file("module/index.js")):2: SyntaxError: ") == true)
+    }
+
+    @Test("check reads a module beside its core with --allow-read, and suggests it without")
+    func allowRead() throws {
+        let workspace = try ModuleFolderTests.iOSLayout()
+        let module = workspace.file("app/analytics.bundle")
+        let allowed = try AnnaProcess.run(["check", "--module", module, "--allow-read", workspace.file("app")])
+        #expect(allowed.status == 0)
+        #expect(allowed.stdoutLines == ["index.js", "  1:\t/home/ana-appeared", "1 files, 1 patterns, 0 problems"])
+        let refused = try AnnaProcess.run(["check", "--module", module])
+        #expect(refused.status == 1)
+        #expect(refused.stderrLines.first?.contains("Error: Access denied: module '../anna.bundle' resolves to") == true)
+        #expect(refused.stderrLines.last?.hasPrefix("anna: modules may read only below the module's folder and the core; add --allow-read") == true)
+    }
+}
