@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The only C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
@@ -37,6 +38,7 @@ let package = Package(
                 "CoreJS",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The core lives at the top of the repository (js/anna, beside its tests' fixtures and
             // the docs that describe it); SwiftPM copies a resource from outside the target's
@@ -47,7 +49,7 @@ let package = Package(
         // repository's fixtures); in no product, so an app that uses Anna never builds it.
         .target(
             name: "AnnaTestSupport",
-            dependencies: ["Anna", "CoreJS"],
+            dependencies: ["Anna", "CoreJS", .product(name: "Logging", package: "swift-log")],
             path: "Tests/AnnaTestSupport",
             resources: [.copy("../../fixtures")]
         ),
@@ -65,7 +67,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // The runnable example: a small shop app driven through a scripted session.
-        .executableTarget(name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo"),
+        // Its analytics module is bundled as an app would bundle its own: a folder resource
+        // (the demo's lives in fixtures/, beside the session recorded from it).
+        .executableTarget(
+            name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo",
+            resources: [.copy("../../fixtures/demo/module")]
+        ),
         // The `anna` command: replay event streams, snapshots, traces, task checks.
         .target(
             name: "AnnaCLI",

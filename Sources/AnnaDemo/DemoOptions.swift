@@ -2,8 +2,9 @@ import Foundation
 
 /// The demo's command line: `anna-demo [--module PATH] [--visits N] [--record FILE]`.
 struct DemoOptions {
-    /// The analytics module to load.
-    var moduleURL = URL(fileURLWithPath: "fixtures/demo/module")
+    /// The analytics module to load: by default the one bundled with the demo (a folder
+    /// resource named `module`), as an app bundles its own.
+    var moduleURL = Bundle.module.url(forResource: "module", withExtension: nil) ?? URL(fileURLWithPath: "fixtures/demo/module")
     /// How many browsing visits follow the scripted one.
     var extraVisits = 0
     /// Where the manager records the event stream, if anywhere.
@@ -15,8 +16,8 @@ struct DemoOptions {
         Plays a scripted session of a small shop app built from AnnaKit and prints every
         analytics result as one line of JSON.
 
-          --module PATH   the analytics module (default: fixtures/demo/module, relative to
-                          the current directory; run from the package root)
+          --module PATH   the analytics module (default: the copy of fixtures/demo/module
+                          bundled with the demo as a resource)
           --visits N      after the scripted visit, N more browsing visits (deterministic)
           --record FILE   record every operation sent to the core as an event stream
                           (replay it with `anna run --events FILE --module PATH`)

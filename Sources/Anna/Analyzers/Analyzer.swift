@@ -45,6 +45,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// The analyzer whose node is the parent of this one's, while registered.
     private weak var parentAnalyzer: Analyzer?
     private var pendingEvents = Deque<PendingEvent>()
+    /// Whether waiting events were reported (see ``DebugManagers``), once per analyzer.
+    private var waitingReported = false
     private var observationCancellers: [(keyPath: String, cancel: @Sendable () -> Void)] = []
 
     /// Creates the analyzer of `owner` (keep it in the owner, e.g. in a `lazy var`).
@@ -184,6 +186,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             if register(), let registration {
                 registration.manager.sendEvent(id: registration.id, name: event, properties: properties, time: time)
             } else {
+                if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
                 if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
                 pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
             }
@@ -232,6 +235,23 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Self.lock.withLock {
             _ = register()
             rootAnalyzer?.focus(on: self)
+        }
+    }
+
+    /// When events still wait for a parent: what to report (the owner's type, the type
+    /// names its chain walked, how many events wait), once; else `nil`.
+    func waitingEventsReport() -> AnalyticsError? {
+        Self.lock.withLock {
+            guard !pendingEvents.isEmpty, !waitingReported, !register() else { return nil }
+            waitingReported = true
+            var chain: [String] = []
+            var current = owner?.parentConstitutor()
+            while let object = current, chain.count < 50 {
+                chain.append(String(describing: type(of: object)))
+                current = object.parentConstitutor()
+            }
+            let ownerType = owner.map { String(describing: type(of: $0)) } ?? "released object"
+            return .eventsWaiting(owner: ownerType, chain: chain, events: pendingEvents.count)
         }
     }
 

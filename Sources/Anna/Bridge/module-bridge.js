@@ -79,7 +79,26 @@
   const config = {
     debug: false,
     now: function now() { return time === time ? time : Date.now(); },
+    // A problem that is not the operation's failure (a result that lost a function): the
+    // host reports it as a warning, in its place among the operation's results.
+    report: function report(warning) { errors.push(operation, warning); },
   };
+
+  // Values that JSON.stringify would turn into {} cross as what a reader expects: a Map as an
+  // object of its entries, a Set as an array, an Error as its name and message. Installed
+  // once in the module's own context, unless the module defined its own.
+  function defineToJSON(prototype, toJSON) {
+    if (!Object.prototype.hasOwnProperty.call(prototype, 'toJSON')) {
+      Object.defineProperty(prototype, 'toJSON', { value: toJSON, writable: true, configurable: true });
+    }
+  }
+  defineToJSON(Map.prototype, function toJSON() {
+    const object = {};
+    for (const [key, value] of this) object[String(key)] = value;
+    return object;
+  });
+  defineToJSON(Set.prototype, function toJSON() { return Array.from(this); });
+  defineToJSON(Error.prototype, function toJSON() { return { name: String(this.name), message: String(this.message) }; });
 
   function metaID(meta) {
     if (meta === null || typeof meta !== 'object') return -1;

@@ -41,6 +41,7 @@ public final class AnalyticsEngine {
     /// Encodes the operations given to ``apply(_:onError:)``.
     private var encoder = OperationEncoder()
     private var encoderTable = StringTableMirror()
+    private var taskFileWatch = TaskFileWatch()
 
     /// Loads the module and constructs its manager.
     /// - Parameter onResult: called synchronously, on the calling thread, for each result.
@@ -149,6 +150,9 @@ public final class AnalyticsEngine {
         operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
     ) {
         var start = range.lowerBound
+        if configuration.watchTasks, !range.isEmpty {
+            reloadChangedTaskFiles { onError(range.lowerBound, $0) }
+        }
         while start < range.upperBound {
             let end = min(start + batchSize, range.upperBound)
             start = run(batch, start..<end, strings: strings, operation: operation, onError: onError)
@@ -163,6 +167,46 @@ public final class AnalyticsEngine {
     /// Asks the module to print its snapshot through `console.log`.
     public func logSnapshot() throws {
         try call("logSnapshot", [], describing: "logging a snapshot")
+    }
+
+    /// Which tasks ran how often, which task files loaded, which namespaces had none.
+    /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the module's core
+    ///   has no `coverage()` (cores older than the bundled one).
+    public func coverage() throws -> Coverage {
+        let operation = "reading the coverage"
+        guard try manager.property("coverage").isFunction else {
+            throw AnalyticsError.operationFailed(operation: operation, .typeMismatch("the module's core has no coverage()"))
+        }
+        return Coverage(core: try call("coverage", [], describing: operation).toJSON())
+    }
+
+    /// Reloads the task files that changed since they were last seen (see
+    /// ``RuntimeConfiguration/watchTasks``); a file that fails to reload is reported.
+    private func reloadChangedTaskFiles(onError: (AnalyticsError) -> Void) {
+        guard taskFileWatch.isDue() else { return }
+        let files: [String]
+        do {
+            guard try manager.property("taskFiles").isFunction else { return }  // an older core: nothing to watch
+            files = (try call("taskFiles", [], describing: "listing the task files").toJSON().arrayValue ?? []).compactMap(\.stringValue)
+        } catch {
+            onError(error as? AnalyticsError ?? .operationFailed(operation: "listing the task files", ModuleBridge.javaScriptError(error)))
+            return
+        }
+        for file in taskFileWatch.changed(among: files) {
+            do {
+                try call("reloadTaskFile", [.string(file)], describing: "reloading the changed task file \(file)")
+            } catch {
+                onError(error as? AnalyticsError ?? .operationFailed(operation: "reloading \(file)", ModuleBridge.javaScriptError(error)))
+            }
+        }
+    }
+
+    /// `task 'p' (file:line:column)` of the task the core is running, when it says.
+    private func runningTask() -> String? {
+        guard let method = try? manager.property("runningTask"), method.isFunction,
+            let running = try? method.call([JSONValue](), this: manager).toJSON(), let task = running["task"]?.stringValue
+        else { return nil }  // an older core, or none running: the message names the operation
+        return "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
     }
 
     @discardableResult
@@ -198,7 +242,7 @@ public final class AnalyticsEngine {
         deliver(outcome, of: range, operation: operation, onError: onError)
         if let stop = outcome.stop {
             let position = min(range.lowerBound + outcome.finished, range.upperBound - 1)
-            onError(position, Self.failure(of: operation(position), stop))
+            onError(position, Self.failure(of: operation(position), stop, runningTask: runningTask()))
             batchSize = 1
             return position + 1
         }
@@ -248,12 +292,17 @@ public final class AnalyticsEngine {
         }
     }
 
-    static func failure(of operation: ModuleOperation, _ error: JavaScriptError) -> AnalyticsError {
+    /// The error an operation failed with: failed tasks, a result warning, the time limit
+    /// (naming `runningTask`, the task that was running, when the core says), or the
+    /// operation itself.
+    static func failure(of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil) -> AnalyticsError {
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
-            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: operation.summary, limitSeconds: limit))
+            let stopped = runningTask.map { "\($0) while \(operation.summary)" } ?? operation.summary
+            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
         default:
             if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
+            if let warning = resultWarning(in: error) { return .resultWarning(warning) }
             return .operationFailed(operation: operation.summary, error)
         }
     }
@@ -267,7 +316,17 @@ public final class AnalyticsEngine {
             TaskFailure(
                 task: entry["task"]?.stringValue ?? "", path: entry["path"]?.stringValue ?? "",
                 event: entry["event"]?.stringValue ?? "", message: entry["message"]?.stringValue ?? "",
-                stack: entry["stack"]?.stringValue)
+                stack: entry["stack"]?.stringValue, location: TaskLocation(fields: entry),
+                errorLocation: TaskLocation(fields: entry, prefix: "error")?.description)
         }
+    }
+
+    /// A `ResultWarning` the core reported through `config.report`.
+    static func resultWarning(in error: JavaScriptError) -> ResultWarning? {
+        guard let exception = error.exception, exception.name == "ResultWarning" else { return nil }
+        let fields = exception.thrownValue
+        return ResultWarning(
+            task: fields["task"]?.stringValue ?? "", path: fields["path"]?.stringValue ?? "",
+            event: fields["event"]?.stringValue ?? "", location: TaskLocation(fields: fields), message: exception.message)
     }
 }

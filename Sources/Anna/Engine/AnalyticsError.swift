@@ -1,33 +1,5 @@
 import CoreJS
 
-/// A task that threw while handling an event.
-public struct TaskFailure: Sendable, Equatable, CustomStringConvertible {
-    /// The task's pattern.
-    public var task: String
-    /// The path of the node the event happened on.
-    public var path: String
-    /// The event's name.
-    public var event: String
-    /// The message of what the task threw.
-    public var message: String
-    /// The JavaScript stack of what the task threw, when known.
-    public var stack: String?
-
-    /// Creates a failure record.
-    public init(task: String, path: String, event: String, message: String, stack: String? = nil) {
-        self.task = task
-        self.path = path
-        self.event = event
-        self.message = message
-        self.stack = stack
-    }
-
-    /// `task 'p' on '/path' (event): message`.
-    public var description: String {
-        "task '\(task)' on '\(path)' (\(event)): \(message)"
-    }
-}
-
 /// What can go wrong between the host and an analytics module.
 public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The module (or the core it requires) could not be loaded: missing file, syntax error, …
@@ -43,6 +15,13 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     case backlogOverflow(kept: Int)
     /// The session recording could not be written; recording stopped.
     case recordingFailed(path: String, reason: String)
+    /// A task's result lost part of its value on the way (a function or a symbol was
+    /// dropped); the rest was delivered. Reported once per task; not a failure.
+    case resultWarning(ResultWarning)
+    /// In debug mode: an analyzer's events have waited for a parent for longer than
+    /// ``Analyzer/waitingReportSeconds`` (its responder chain reaches no enabled analyzer
+    /// under a ``RootAnalyzer``). `chain` lists the type names it walked. Not a failure.
+    case eventsWaiting(owner: String, chain: [String], events: Int)
 
     /// One line (or one line per failed task).
     public var description: String {
@@ -63,6 +42,21 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
             return "the module still fails to load; only the last \(kept) operations are kept for replay"
         case let .recordingFailed(path, reason):
             return "cannot record the session to \(path): \(reason); recording stopped"
+        case let .resultWarning(warning):
+            return "warning: \(warning)"
+        case let .eventsWaiting(owner, chain, events):
+            let walked = chain.isEmpty ? "no parent at all" : chain.joined(separator: " → ")
+            return "warning: \(events) event(s) of a \(owner) are waiting for a parent: its chain (\(walked)) "
+                + "reaches no enabled analyzer under a RootAnalyzer; give the chain a root or add it as a sub-analyzer"
+        }
+    }
+
+    /// Whether the error is a failure (something did not happen), as opposed to a warning
+    /// (``resultWarning(_:)``, ``eventsWaiting(owner:chain:events:)``).
+    public var isFailure: Bool {
+        switch self {
+        case .resultWarning, .eventsWaiting: return false
+        default: return true
         }
     }
 
@@ -73,7 +67,8 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     public var exception: JavaScriptException? {
         switch self {
         case let .moduleLoadFailed(_, error), let .operationFailed(_, error): return error.exception
-        case .moduleNotConstructor, .tasksFailed, .backlogOverflow, .recordingFailed: return nil
+        case .moduleNotConstructor, .tasksFailed, .backlogOverflow, .recordingFailed, .resultWarning, .eventsWaiting:
+            return nil
         }
     }
 }

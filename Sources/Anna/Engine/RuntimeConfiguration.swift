@@ -20,6 +20,10 @@ public struct RuntimeConfiguration: Sendable {
     public var fileAccess: any FileAccess
     /// Where `console` output of tasks goes.
     public var console: Console
+    /// Reload a task file when it changes on disk: before a batch (at most every 0.2 s) the
+    /// engine compares the modification times of the task files the core tried, and the next
+    /// event runs the new code (the file's old tasks are dropped, as a debug reload does).
+    public var watchTasks: Bool
 
     /// The time limit unless one is given: 2 s.
     public static let defaultExecutionTimeLimit: Double = 2
@@ -28,8 +32,10 @@ public struct RuntimeConfiguration: Sendable {
     /// disk and the console on standard output.
     public init(
         debug: Bool = false, coreURL: URL = BundledCore.folderURL, additionalAllowedRoots: [URL] = [],
-        executionTimeLimit: Double = defaultExecutionTimeLimit, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard
+        executionTimeLimit: Double = defaultExecutionTimeLimit, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard,
+        watchTasks: Bool = false
     ) {
+        self.watchTasks = watchTasks
         self.debug = debug
         self.coreURL = coreURL
         self.additionalAllowedRoots = additionalAllowedRoots

@@ -21,19 +21,22 @@ public final class Manager: Sendable {
     /// How the manager was configured.
     public let dependency: Dependency
 
-    private let delivery = ResultDelivery()
+    private let delivery: ResultDelivery
     private let script: ScriptQueue
 
     /// Creates a manager; nothing is loaded until the first operation.
     public init(moduleURL: URL, dependency: Dependency = Dependency()) {
         self.moduleURL = moduleURL
         self.dependency = dependency
+        delivery = ResultDelivery(logger: dependency.logger)
+        defer { if dependency.debug { DebugManagers.add(self) } }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
             recordingURL: dependency.recordingURL, delivery: delivery)
     }
 
-    /// Receives results and errors. Held weakly.
+    /// Receives results and errors. Held weakly, as delegates are: keep a strong reference
+    /// to it (a delegate released while results arrive is reported once to the logger).
     public var delegate: (any ManagerDelegate)? {
         get { delivery.delegate }
         set { delivery.delegate = newValue }
@@ -66,6 +69,16 @@ public final class Manager: Sendable {
     public func snapshot(format: SnapshotFormat = .markup) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             snapshot(format: format) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The coverage (which tasks ran how often, which task files loaded, which namespaces
+    /// had none) once the operations sent before have been handled.
+    /// - Throws: the module's load error, or ``AnalyticsError/operationFailed(operation:_:)``
+    ///   when its core has no `coverage()`.
+    public func coverage() async throws -> Coverage {
+        try await withCheckedThrowingContinuation { continuation in
+            run({ engine in continuation.resume(returning: try engine.coverage()) }, onFailure: { continuation.resume(throwing: $0) })
         }
     }
 
@@ -106,6 +119,11 @@ public final class Manager: Sendable {
 
     private func run(_ body: @escaping @Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)? = nil) {
         enqueue(.engineTask(body, onFailure: onFailure))
+    }
+
+    /// Reports `error` in order after the work sent before.
+    func report(_ error: any Error) {
+        enqueue(.report(error))
     }
 
     private func enqueue(_ task: ScriptTask) {

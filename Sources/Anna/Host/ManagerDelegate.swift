@@ -9,6 +9,9 @@ public protocol ManagerDelegate: AnyObject, Sendable {
 }
 
 extension ManagerDelegate {
-    /// Ignores errors unless the delegate implements this method.
-    public func manager(_ manager: Manager, didCatch error: any Error) {}
+    /// Unless the delegate implements this method, errors go to the manager's
+    /// ``Manager/Dependency/logger`` (swift-log, label `anna`): never silently nowhere.
+    public func manager(_ manager: Manager, didCatch error: any Error) {
+        manager.dependency.logger.log(level: ResultDelivery.logLevel(of: error), "\(error)")
+    }
 }

@@ -1,5 +1,6 @@
 import CoreJS
 import Foundation
+import Logging
 
 extension Manager {
     /// What a ``Manager`` is built with besides the module: the ``RuntimeConfiguration`` its
@@ -13,11 +14,19 @@ extension Manager {
         /// When set, every operation sent to the core is also written to this file in the
         /// event-stream format (opt-in), so `anna run` can replay the session exactly.
         public var recordingURL: URL?
+        /// Where errors go that no one handles (a delegate without `didCatch`, or no delegate
+        /// and no ``Manager/errors()`` stream), and warnings about the delegate. By default
+        /// swift-log's `Logger(label: "anna")`; bootstrap `LoggingSystem` to route or silence it.
+        public var logger: Logger
+        /// In debug mode, seconds after which events that still wait for their analyzer's
+        /// parent are reported (``AnalyticsError/eventsWaiting(owner:chain:events:)``), once per analyzer.
+        public var waitingEventsReportSeconds: Double = 3
 
         /// A dependency over `runtime`.
-        public init(runtime: RuntimeConfiguration, recordingURL: URL? = nil) {
+        public init(runtime: RuntimeConfiguration, recordingURL: URL? = nil, logger: Logger = Logger(label: "anna")) {
             self.runtime = runtime
             self.recordingURL = recordingURL
+            self.logger = logger
         }
 
         /// The defaults: not debug, bundled core, files from disk, standard output, 2 s.

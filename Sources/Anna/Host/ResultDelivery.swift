@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import Synchronization
 
 /// Where a ``Manager``'s results and errors go: its delegate on the delegate queue, and the
@@ -15,11 +16,28 @@ final class ResultDelivery: Sendable {
     }
 
     private let observers = Mutex(Observers())
+    private let logger: Logger
+
+    /// Delivers to no one until a delegate or a stream is added; unhandled errors go to `logger`.
+    init(logger: Logger) {
+        self.logger = logger
+    }
 
     /// The delegate, held weakly.
     var delegate: (any ManagerDelegate)? {
         get { observers.withLock { $0.delegate.value } }
-        set { observers.withLock { $0.delegate = WeakDelegate(value: newValue) } }
+        set {
+            observers.withLock {
+                $0.delegate = WeakDelegate(value: newValue)
+                $0.delegateWasSet = newValue != nil
+                $0.releaseReported = false
+            }
+        }
+    }
+
+    /// The level an unhandled error is logged at: warnings as warnings, the rest as errors.
+    static func logLevel(of error: any Error) -> Logger.Level {
+        (error as? AnalyticsError)?.isFailure == false ? .warning : .error
     }
 
     /// The queue delegate methods and continuations are called on.
@@ -52,8 +70,22 @@ final class ResultDelivery: Sendable {
     /// there and delivers everything in order, naming `manager` as the sender.
     func deliver(_ parts: [Part], from manager: Manager) {
         guard !parts.isEmpty else { return }
-        let (delegate, queue, resultContinuations, errorContinuations) = observers.withLock {
-            ($0.delegate.value, $0.delegateQueue, Array($0.resultContinuations.values), Array($0.errorContinuations.values))
+        let (delegate, queue, resultContinuations, errorContinuations, released) = observers.withLock { observers in
+            let delegate = observers.delegate.value
+            let released = delegate == nil && observers.delegateWasSet && !observers.releaseReported
+            if released { observers.releaseReported = true }
+            return (
+                delegate, observers.delegateQueue, Array(observers.resultContinuations.values),
+                Array(observers.errorContinuations.values), released
+            )
+        }
+        if released {
+            logger.warning(
+                "the manager's delegate was released, so results are no longer delivered to it: the manager holds its delegate weakly; keep a strong reference to it"
+            )
+        }
+        if delegate == nil, errorContinuations.isEmpty {
+            for case let .error(error) in parts { logger.log(level: Self.logLevel(of: error), "\(error)") }
         }
         guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty else { return }
         queue.async {
@@ -81,6 +113,9 @@ extension ResultDelivery {
 
     private struct Observers: Sendable {
         var delegate = WeakDelegate(value: nil)
+        /// Whether the delegate was set to an object, which may since have been released.
+        var delegateWasSet = false
+        var releaseReported = false
         var delegateQueue = DispatchQueue(label: "anna.manager.delegate")
         var resultContinuations: [Int: AsyncStream<AnalyticsResult>.Continuation] = [:]
         var errorContinuations: [Int: AsyncStream<any Error>.Continuation] = [:]

@@ -82,6 +82,8 @@ final class ScriptQueue: @unchecked Sendable {
             do { try body(engine) } catch {
                 if let onFailure { onFailure(error) } else { report(error) }
             }
+        case let .report(error):
+            report(error)
         case .logSnapshot:
             guard case let .success(engine) = loadedEngine() else { return }  // the load failure is reported
             recorder?.recordSnapshot()

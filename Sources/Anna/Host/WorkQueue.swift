@@ -6,6 +6,8 @@ enum ScriptTask: Sendable {
     case engineTask(@Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)?)
     /// Has the module log its snapshot (and marks the place in the recording).
     case logSnapshot
+    /// Reports an error found outside the engine, in its place among the results.
+    case report(any Error)
     /// Runs (on the delegate queue) once everything before it was handled and delivered.
     case barrier(@Sendable () -> Void)
 }
