@@ -57,8 +57,8 @@ struct CheckCommand: ParsableCommand {
             problemCount += report.problems.count
         }
         printOutput("\(files.count) files, \(patternCount) patterns, \(problemCount) problems")
-        if let eventsPath {
-            try CoverageOutput.check(module: module, events: eventsPath)
+        if let eventsPath, try !CoverageOutput.check(module: module, events: eventsPath) {
+            problemCount += 1
         }
         if problemCount > 0 { throw ExitCodes.failure }
     }

@@ -11,8 +11,8 @@ enum ExitCodes {
     /// A missing input file, a module that cannot be loaded, or a folder of the wrong kind
     /// (`EX_NOINPUT`).
     static let noInput = ExitCode(66)
-    /// `anna init` cannot create the module: the folder is not empty, or not writable
-    /// (`EX_CANTCREAT`).
+    /// An output cannot be created: `anna init` into a folder that is not empty or not
+    /// writable, `--coverage=FILE` not writable (`EX_CANTCREAT`).
     static let cannotCreate = ExitCode(73)
 
     /// The table shown by `anna --help` (and in the README).
@@ -24,6 +24,7 @@ enum ExitCodes {
           65  a malformed stream line (without --keep-going) or trace file
           66  a missing file or folder, a module that cannot be loaded, or a
               module folder given to --tasks (a task folder to --module)
-          73  anna init: the folder is not empty or cannot be written
+          73  a file cannot be written: anna init into a folder that is not empty,
+              --coverage=FILE
         """
 }

@@ -61,7 +61,7 @@ struct RunCommand: ParsableCommand {
 
     /// `--watch` in the engine's configuration.
     private func configureEngine(_ configuration: inout AnalyticsEngine.Configuration) {
-        CoverageOutput.setWatch(watch, in: &configuration)
+        configuration.watchTasks = watch
     }
 
     static func metaLine(for result: AnalyticsResult) -> String {

@@ -118,6 +118,10 @@ struct StreamReplay {
 
     /// Prints `FILE:LINE: error: …` (once per failed task) and counts the errors.
     private func report(_ error: any Error, line: Int, summary: inout Summary) {
+        if let error = error as? AnalyticsError, !error.isFailure {
+            progress.writeLine("\(reader.name):\(line): \(error)")  // "warning: …"; --strict ignores it
+            return
+        }
         if case let AnalyticsError.tasksFailed(failures) = error {
             for failure in failures { progress.writeLine("\(reader.name):\(line): error: \(failure)") }
         } else {
@@ -132,18 +136,18 @@ struct StreamReplay {
         }
     }
 
-    /// Prints what was skipped and what failed, if anything, then `notes` (each as
-    /// `anna: note`); turns a stop into exit 65 and, with `strict`, a core error into exit 1.
+    /// Prints what was skipped, then `notes` (each as `anna: note`), then what failed, if
+    /// anything (last, as the bottom line); turns a stop into exit 65 and, with `strict`, a core error into exit 1.
     static func finish(_ summary: Summary, strict: Bool, notes: [String] = []) throws {
         if summary.skippedLines > 0 {
             printError(
                 "anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, "
                     + "\(summary.skippedLines) malformed \(summary.skippedLines == 1 ? "line" : "lines") skipped")
         }
+        for note in notes { printError("anna: \(note)") }
         if summary.errors.total > 0 {
             printError("anna: \(summary.errors.description); " + (strict ? "failing the run (--strict)" : "--strict makes them fail the run"))
         }
-        for note in notes { printError("anna: \(note)") }
         if summary.stopped { throw ExitCodes.malformedStream }
         if strict && summary.errors.total > 0 { throw ExitCodes.failure }
     }
