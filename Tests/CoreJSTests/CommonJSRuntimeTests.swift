@@ -94,7 +94,7 @@ struct CommonJSRuntimeTests {
         let runtime = try runtime(["/app/index.js": "try { require('./gone') } catch (e) { module.exports = { message: e.message, code: e.code } }"])
         #expect(
             try runtime.load(entry: "/app/index.js").toJSON() == [
-                "message": "Cannot find module './gone' from '/app'", "code": "MODULE_NOT_FOUND",
+                "message": "Cannot find module './gone' from /app/index.js:1", "code": "MODULE_NOT_FOUND",
             ])
         let error = #expect(throws: JavaScriptError.self) { try runtime.require("absent-package") }
         #expect(error?.exception?.message == "Cannot find module 'absent-package' from '/app'")
@@ -160,7 +160,10 @@ struct CommonJSRuntimeTests {
             "/secret/key.js": "module.exports = 'leaked'",
         ])
         let error = #expect(throws: JavaScriptError.self) { try runtime.load(entry: "/app/index.js") }
-        #expect(error?.exception?.message == "Access denied: module '../secret/key' resolves to '/secret/key', outside the allowed roots (/app)")
+        #expect(
+            error?.exception?.message
+                == "Access denied: module '../secret/key' from /app/index.js:1 resolves to '/secret/key', outside the allowed roots (/app)"
+        )
         #expect(error?.exception?.thrownValue["code"] == "ERR_ACCESS_DENIED")
     }
 

@@ -7,6 +7,7 @@
 //   PatternError  a malformed pattern given to `match`
 //   LoadError     a task file (or namespace) that could not be loaded
 //   TaskError     one or more tasks threw while handling an event
+//   ResultWarning a task's result lost functions or symbols (given to config.report, not thrown)
 
 class AnnaError extends Error {
   constructor(message, fields) {
@@ -28,6 +29,9 @@ LoadError.prototype.name = 'LoadError';
 class TaskError extends AnnaError {}
 TaskError.prototype.name = 'TaskError';
 
+class ResultWarning extends AnnaError {}
+ResultWarning.prototype.name = 'ResultWarning';
+
 /** The message of anything thrown (`throw 'text'` included). */
 function messageOf(thrown) {
   if (thrown !== null && typeof thrown === 'object' && typeof thrown.message === 'string') {
@@ -46,7 +50,8 @@ function stackOf(thrown) {
 
 /**
  * The error `recordEvent` throws after all tasks ran when some of them threw.
- * `failures` is an array of `{ task, path, event, file, message, stack }`.
+ * `failures` is an array of `{ task, path, event, file, line, column, message, stack,
+ * errorFile?, errorLine?, errorColumn? }`.
  */
 function taskFailure(failures) {
   const line = (f) =>
@@ -65,6 +70,7 @@ module.exports = {
   PatternError,
   LoadError,
   TaskError,
+  ResultWarning,
   messageOf,
   stackOf,
   taskFailure,

@@ -44,4 +44,5 @@ module.exports = {
   PatternError: errors.PatternError,
   LoadError: errors.LoadError,
   TaskError: errors.TaskError,
+  ResultWarning: errors.ResultWarning,
 };

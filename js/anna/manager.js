@@ -1,11 +1,13 @@
 'use strict';
 // The manager the host drives: the module protocol's object.
 
-const { AnnaError, LoadError, NodeError, messageOf, stackOf, taskFailure } = require('./errors');
+const { AnnaError, LoadError, NodeError, ResultWarning, messageOf, stackOf, taskFailure } = require('./errors');
 const { NodeTree, describeID } = require('./node-tree');
 const { TaskRegistry } = require('./task-registry');
 const { TaskLoader, namespaceFile } = require('./task-loader');
 const { snapshot } = require('./snapshot');
+const { unsendableIn, withoutUnsendable } = require('./sendable');
+const { firstFrame, place: placeOf, isInside } = require('./stack-frames');
 
 const NO_PROPERTIES = Object.freeze({});
 
@@ -13,7 +15,7 @@ class Manager {
   /**
    * @param {string} taskDirectory absolute path of the task folder
    * @param {(result, meta) => void} receive called once per result
-   * @param {{ debug?: boolean, now?: () => number }} [config]
+   * @param {{ debug?: boolean, now?: () => number, report?: (warning: ResultWarning) => void }} [config]
    */
   constructor(taskDirectory, receive, config) {
     if (typeof receive !== 'function') {
@@ -24,9 +26,17 @@ class Manager {
     if (options.now !== undefined && options.now !== null && typeof options.now !== 'function') {
       throw new AnnaError('config.now must be a function returning milliseconds since 1970.');
     }
+    if (options.report !== undefined && options.report !== null && typeof options.report !== 'function') {
+      throw new AnnaError('config.report must be a function taking a ResultWarning.');
+    }
     this._receive = receive;
     this._clock = typeof options.now === 'function' ? options.now : Date.now;
     this._debug = options.debug === true;
+    this._report = typeof options.report === 'function' ? options.report : null;
+    // The task whose function runs now and its meta (see runningTask()), else null.
+    this._runningTask = null;
+    this._runningMeta = null;
+    this._namespaces = new Map(); // namespace -> relative task file, for coverage()
     this._tree = new NodeTree();
     this._tasks = new TaskRegistry();
     this._loader = new TaskLoader(taskDirectory, this._debug, {
@@ -54,6 +64,7 @@ class Manager {
       relative = namespaceFileFor(namespace, id, name);
     }
     const createdAt = this._now();
+    this._runningTask = null;
     let failure = null;
     try {
       this._loader.loadIndex();
@@ -61,6 +72,7 @@ class Manager {
       failure = error;
     }
     this._tree.insert(checked, id, name, index, attributes, createdAt);
+    if (relative !== null && !this._namespaces.has(namespace)) this._namespaces.set(namespace, relative);
     if (failure !== null) throw failure;
     if (relative !== null) this._loader.load(relative);
   }
@@ -96,6 +108,7 @@ class Manager {
       throw new AnnaError(`Cannot record event '${name}' on node ${describeID(nodeID)}: ` +
         'its properties must be an object.');
     }
+    this._runningTask = null;
     node._record(name, props, this._now());
 
     const { tasks, metas } = this._tasks.tasksFor(node, name);
@@ -104,19 +117,82 @@ class Manager {
       const task = tasks[i];
       const fn = task.fn;
       let result;
+      task.matches += 1;
+      // Left set when the host's time limit stops the function, so runningTask() names it.
+      this._runningTask = task;
+      this._runningMeta = metas[i];
       try {
         result = fn(node);
       } catch (error) {
+        this._runningTask = null;
+        task.failures += 1;
         if (failures === null) failures = [];
-        const failure = { file: task.file, message: messageOf(error), stack: stackOf(error) };
-        failures.push(Object.assign({}, metas[i], failure)); // task, path, event first
+        failures.push(this._failure(task, metas[i], error));
         continue;
       }
-      if (result !== undefined) {
-        this._receive(result, metas[i]);
+      this._runningTask = null;
+      if (result === undefined) continue;
+      const type = typeof result;
+      if ((type === 'object' && result !== null) || type === 'function' || type === 'symbol') {
+        result = this._sendable(result, task, metas[i]);
+        if (result === undefined) continue;
       }
+      this._receive(result, metas[i]);
     }
     if (failures !== null) throw taskFailure(failures);
+  }
+
+  /**
+   * The task whose function runs right now, or null: `{ task, file, line, column, path, event }`
+   * (the pattern, where its `match` call is, the node path and the event). A host calls it
+   * after its time limit stopped a call.
+   */
+  runningTask() {
+    const task = this._runningTask;
+    if (task === null) return null;
+    const meta = this._runningMeta;
+    return { task: task.text, file: task.file, line: task.line, column: task.column, path: meta.path, event: meta.event };
+  }
+
+  /**
+   * What ran and what was loaded, as JSON-able data:
+   * `{ taskFolder, tasks: [{ task, file, line, column, matches, failures }],
+   *    files: [{ file, status, tasks, error? }], namespaces: [{ namespace, file, hasTaskFile }] }`.
+   * `tasks` are the tasks loaded now in load order (`matches`: how often the function ran);
+   * `files` every task file tried; `namespaces` every namespace a registered node had.
+   */
+  coverage() {
+    const loader = this._loader;
+    const tasks = loader.tasks().map((task) => ({
+      task: task.text, file: task.file, line: task.line, column: task.column,
+      matches: task.matches, failures: task.failures,
+    }));
+    const namespaces = [];
+    for (const [namespace, relative] of this._namespaces) {
+      const status = loader.statusOf(relative);
+      namespaces.push({
+        namespace,
+        file: loader.fileFor(relative),
+        hasTaskFile: status === undefined ? fileExists(loader.fileFor(relative)) : status !== 'missing',
+      });
+    }
+    return { taskFolder: loader.directory, tasks, files: loader.triedFiles(), namespaces };
+  }
+
+  /**
+   * Runs a task file tried before again now: its old tasks are dropped and its new ones go
+   * to the end of the load order, as a debug reload does.
+   * @param {string} file the absolute path, as `taskFiles()` gives it
+   * @returns {boolean} whether the file was one the core had tried (false: nothing done)
+   * @throws {LoadError|PatternError} when the file fails, as a load does
+   */
+  reloadTaskFile(file) {
+    return this._loader.reload(file);
+  }
+
+  /** The absolute paths of the task files tried (loaded, missing or failed), in order. */
+  taskFiles() {
+    return this._loader.triedFiles().map((entry) => entry.file);
   }
 
   /** Writes the markup snapshot through `console.log`. */
@@ -143,12 +219,85 @@ class Manager {
     };
   }
 
+  /**
+   * A failed task's TaskError entry: `{ task, path, event, file, line, column, message, stack }`
+   * and, when known, where it threw: `errorFile`, `errorLine`, `errorColumn`.
+   */
+  _failure(task, meta, error) {
+    const failure = {
+      task: meta.task, path: meta.path, event: meta.event,
+      file: task.file, line: task.line, column: task.column,
+      message: messageOf(error), stack: stackOf(error),
+    };
+    const at = this._thrownAt(error);
+    if (at !== null) {
+      failure.errorFile = at.file;
+      if (typeof at.line === 'number') failure.errorLine = at.line;
+      if (typeof at.column === 'number') failure.errorColumn = at.column;
+    }
+    return failure;
+  }
+
+  /**
+   * Where an error was thrown, as the task author wants it: the engine's place when it is in
+   * the task folder, else the first stack frame there (an error the core threw for a
+   * misused API, say), else the engine's place anywhere; null when unknown.
+   */
+  _thrownAt(error) {
+    if (error === null || typeof error !== 'object') return null;
+    const folder = this._loader.directory;
+    const place = typeof error.sourceURL === 'string' ? placeOf(error.sourceURL, error.line, error.column) : null;
+    if (place !== null && isInside(place.file, folder)) return place;
+    const frame = firstFrame(error.stack, (file) => isInside(file, folder));
+    return frame !== null ? frame : place;
+  }
+
+  /**
+   * The result without functions and symbols (see sendable.js); the first time a task's
+   * result loses one, `config.report` gets a ResultWarning.
+   */
+  _sendable(result, task, meta) {
+    const found = unsendableIn(result);
+    if (found === null) return result;
+    if (!task.warned && this._report !== null) {
+      task.warned = true;
+      const where = this._describeTask(task);
+      const at = found.path === '' ? '' : ` at ${found.path}`;
+      this._report(new ResultWarning(`Task '${meta.task}' (${where}) returned a ${found.kind}${at}: ` +
+        'functions and symbols cannot be sent; it was dropped.', {
+        task: meta.task, path: meta.path, event: meta.event,
+        file: task.file, line: task.line, column: task.column,
+      }));
+    }
+    return withoutUnsendable(result);
+  }
+
+  /** `task/index.js:3:1`: the task's place, relative to the task folder's parent. */
+  _describeTask(task) {
+    const folder = this._loader.directory;
+    const parent = folder.slice(0, folder.lastIndexOf('/'));
+    let text = parent.length > 0 && isInside(task.file, parent) ? task.file.slice(parent.length + 1) : task.file;
+    if (task.line !== null) text += `:${task.line}`;
+    if (task.column !== null) text += `:${task.column}`;
+    return text;
+  }
+
   _now() {
     const time = this._clock();
     if (typeof time !== 'number') {
       throw new AnnaError(`config.now() returned ${describeID(time)}, not a number of milliseconds.`);
     }
     return time;
+  }
+}
+
+/** Whether a file exists (resolve runs no code). */
+function fileExists(file) {
+  try {
+    require.resolve(file);
+    return true;
+  } catch (error) {
+    return false;
   }
 }
 

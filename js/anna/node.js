@@ -114,6 +114,14 @@ class Node {
     return slot === undefined ? null : slot.firstDisplayed;
   }
 
+  /**
+   * The node's public face in a result: `{ name, index, path }` (JSON.stringify and the host
+   * use it; a node's fields link the whole tree).
+   */
+  toJSON() {
+    return { name: this._name, index: this._index, path: this._shared.path };
+  }
+
   // Core ----------------------------------------------------------------------------------
 
   /** Keeps an event (properties: an object, never null) and updates what it changes. */

@@ -42,7 +42,7 @@ function describe(node, registry) {
     attributes: without(node._attributes, NODE_RESERVED),
     match: digest.tasks.length === 0 ? null : {
       branches: digest.branches,
-      tasks: digest.tasks.map((task) => ({ path: task.text, file: task.file })),
+      tasks: digest.tasks.map((task) => ({ path: task.text, file: task.relativeFile })),
     },
     events: node._recentEvents().map((event) => ({
       name: event._name,

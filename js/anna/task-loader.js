@@ -8,10 +8,15 @@
 // collects its tasks; they are added only when the whole file ran (a file that throws adds
 // nothing). Its `require.cache` entry is deleted before each load, so every manager runs
 // it. In debug mode every load re-requires the file and the tasks it added before are
-// dropped.
+// dropped; `reload` does the same for one file at any time.
+//
+// Every file tried is remembered with its status ('loaded', 'missing' or 'failed'), for
+// coverage reports and for hosts that watch task files. Each task keeps where its `match`
+// call is (file, line and column, from the stack at the call).
 
 const { AnnaError, LoadError, PatternError, messageOf, stackOf } = require('./errors');
 const { parsePattern } = require('./pattern');
+const { firstFrame } = require('./stack-frames');
 const { TaskRegistry } = require('./task-registry');
 
 const GLOBAL = typeof globalThis !== 'undefined' ? globalThis : global;
@@ -48,9 +53,62 @@ class TaskLoader {
     this._debug = debug;
     this._sink = sink;
     this._files = new Map(); // relative name -> its tasks ([] when missing or failed)
+    // relative name -> { file, status, error }, in the order first tried
+    this._tried = new Map();
   }
 
   get fileCount() { return this._files.size; }
+
+  /** The task folder (absolute, no trailing '/'). */
+  get directory() { return this._directory; }
+
+  /** The tasks loaded now, in load order. */
+  tasks() {
+    const all = [];
+    for (const tasks of this._files.values()) for (const task of tasks) all.push(task);
+    return all.sort((a, b) => a.sequence - b.sequence);
+  }
+
+  /**
+   * Every task file tried, in the order first tried:
+   * `{ file, status: 'loaded' | 'missing' | 'failed', tasks, error? }`.
+   */
+  triedFiles() {
+    const files = [];
+    for (const [relative, tried] of this._tried) {
+      const entry = { file: tried.file, status: tried.status, tasks: this._files.get(relative).length };
+      if (tried.error !== undefined) entry.error = tried.error;
+      files.push(entry);
+    }
+    return files;
+  }
+
+  /** The status of `relative` ('loaded', 'missing', 'failed'), or undefined when never tried. */
+  statusOf(relative) {
+    const tried = this._tried.get(relative);
+    return tried === undefined ? undefined : tried.status;
+  }
+
+  /** The absolute path of the file for `relative` (`Lib/Alpha` -> `<directory>/Lib/Alpha.js`). */
+  fileFor(relative) {
+    return this._directory + '/' + relative + '.js';
+  }
+
+  /**
+   * Loads a file tried before again now (its old tasks dropped, as a debug reload does).
+   * `file` is its absolute path (as `triedFiles()` gives it, or as the folder names it).
+   * @returns {boolean} whether the file was one tried before
+   * @throws as `load` does
+   */
+  reload(file) {
+    for (const [relative, tried] of this._tried) {
+      if (tried.file === file || this.fileFor(relative) === file) {
+        this.load(relative, true);
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** Whether loading `relative` would do anything now. */
   wants(relative) {
@@ -65,26 +123,41 @@ class TaskLoader {
    * @throws {PatternError} from a malformed `match` pattern in the file
    * @throws {LoadError} for any other error the file throws, naming the file
    */
-  load(relative) {
-    if (!this.wants(relative)) return;
+  load(relative, force) {
+    if (force !== true && !this.wants(relative)) return;
     const previous = this._files.get(relative);
     if (previous !== undefined && previous.length > 0) this._sink.drop(previous);
     this._files.set(relative, []);
 
-    const file = this._directory + '/' + relative + '.js';
+    const file = this.fileFor(relative);
+    const tried = { file, status: 'failed', error: undefined };
+    this._tried.set(relative, tried); // a reload keeps the first try's place
     let resolved;
     try {
       resolved = require.resolve(file);
     } catch (error) {
       // Only "this very path does not exist" means "no tasks"; resolve runs no code.
-      if (error && error.code === 'MODULE_NOT_FOUND') return;
+      if (error && error.code === 'MODULE_NOT_FOUND') {
+        tried.status = 'missing';
+        return;
+      }
+      tried.error = messageOf(error);
       throw loadError(file, error);
     }
+    tried.file = resolved;
     // A task file runs for its `match` calls: always run it afresh (several managers may
     // share one runtime), and in debug mode on every load.
     delete require.cache[resolved];
 
-    const tasks = this._run(resolved, relative + '.js');
+    let tasks;
+    try {
+      tasks = this._run(resolved, relative + '.js');
+    } catch (error) {
+      // The entry names the file: keep the file's own message.
+      tried.error = messageOf(error instanceof LoadError && error.cause !== undefined ? error.cause : error);
+      throw error;
+    }
+    tried.status = 'loaded';
     this._files.set(relative, tasks);
     this._sink.add(tasks);
   }
@@ -101,8 +174,17 @@ class TaskLoader {
         }
         const call = matchCall(patterns, fn, resolved);
         if (call.problems.length > 0) throw call.problems[0];
+        // The call's place: the first frame in this file (the call itself, or the line that
+        // ran the code that called match).
+        const frame = firstFrame(new Error().stack, (url) => url === resolved);
+        const where = {
+          file: resolved,
+          relativeFile: shortName,
+          line: frame === null ? null : frame.line,
+          column: frame === null ? null : frame.column,
+        };
         const group = {}; // identifies this match() call
-        for (const pattern of call.parsed) tasks.push(TaskRegistry.task(pattern, fn, shortName, group));
+        for (const pattern of call.parsed) tasks.push(TaskRegistry.task(pattern, fn, where, group));
       });
     } catch (error) {
       // What `match` threw already names the file: let it through as it is.

@@ -45,9 +45,17 @@ class TaskRegistry {
   get eventCount() { return this._buckets.size; }
   get computedCount() { return this._computed; }
 
-  /** Makes a task; `pattern` is a parsed pattern, `file` names where it was loaded from. */
-  static task(pattern, fn, file, group) {
-    return { sequence: 0, text: pattern.text, pattern, fn, file, group };
+  /**
+   * Makes a task; `pattern` is a parsed pattern, `where` is where its `match` call is:
+   * `{ file, relativeFile, line, column }` (absolute file, file relative to the task folder,
+   * 1-based line and column or null). `matches` and `failures` count its runs.
+   */
+  static task(pattern, fn, where, group) {
+    return {
+      sequence: 0, text: pattern.text, pattern, fn, group,
+      file: where.file, relativeFile: where.relativeFile, line: where.line, column: where.column,
+      matches: 0, failures: 0, warned: false,
+    };
   }
 
   /** Adds tasks (in their order) after every task already loaded. */

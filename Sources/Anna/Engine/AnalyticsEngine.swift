@@ -73,6 +73,13 @@ public final class AnalyticsEngine {
             constructor = try runtime.load(entry: modulePath)
         } catch let error as JavaScriptError {
             throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
+        } catch let error as ModuleError {  // the entry itself cannot be found (a folder without index.js)
+            throw AnalyticsError.moduleLoadFailed(
+                module: modulePath,
+                .exception(
+                    JavaScriptException(
+                        name: error.javaScriptName, message: error.javaScriptMessage,
+                        thrownValue: .object(.init(uniqueKeysWithValues: error.javaScriptProperties.sorted { $0.key < $1.key })))))
         }
         guard constructor.isFunction else {
             throw AnalyticsError.moduleNotConstructor(module: modulePath, found: constructor.toString())
@@ -157,6 +164,9 @@ public final class AnalyticsEngine {
             let end = min(start + batchSize, range.upperBound)
             start = run(batch, start..<end, strings: strings, operation: operation, onError: onError)
         }
+        if configuration.watchTasks, !range.isEmpty {
+            noteNewTaskFiles { onError(range.upperBound - 1, $0) }
+        }
     }
 
     /// The snapshot of the tree in `format`.
@@ -183,15 +193,7 @@ public final class AnalyticsEngine {
     /// Reloads the task files that changed since they were last seen (see
     /// ``RuntimeConfiguration/watchTasks``); a file that fails to reload is reported.
     private func reloadChangedTaskFiles(onError: (AnalyticsError) -> Void) {
-        guard taskFileWatch.isDue() else { return }
-        let files: [String]
-        do {
-            guard try manager.property("taskFiles").isFunction else { return }  // an older core: nothing to watch
-            files = (try call("taskFiles", [], describing: "listing the task files").toJSON().arrayValue ?? []).compactMap(\.stringValue)
-        } catch {
-            onError(error as? AnalyticsError ?? .operationFailed(operation: "listing the task files", ModuleBridge.javaScriptError(error)))
-            return
-        }
+        guard taskFileWatch.isDue(), let files = taskFiles(onError: onError) else { return }
         for file in taskFileWatch.changed(among: files) {
             do {
                 try call("reloadTaskFile", [.string(file)], describing: "reloading the changed task file \(file)")
@@ -201,12 +203,32 @@ public final class AnalyticsEngine {
         }
     }
 
-    /// `task 'p' (file:line:column)` of the task the core is running, when it says.
+    /// Remembers the task files loaded by the last batch as they are now, so that a change
+    /// made before the next look counts.
+    private func noteNewTaskFiles(onError: (AnalyticsError) -> Void) {
+        guard let files = taskFiles(onError: onError) else { return }
+        taskFileWatch.note(files)
+    }
+
+    /// The task files the core tried, or `nil` (an older core has none; a failure is reported).
+    private func taskFiles(onError: (AnalyticsError) -> Void) -> [String]? {
+        do {
+            guard try manager.property("taskFiles").isFunction else { return nil }
+            return (try call("taskFiles", [], describing: "listing the task files").toJSON().arrayValue ?? []).compactMap(\.stringValue)
+        } catch {
+            onError(error as? AnalyticsError ?? .operationFailed(operation: "listing the task files", ModuleBridge.javaScriptError(error)))
+            return nil
+        }
+    }
+
+    /// `task 'p' (file:line:column) on '/path' (event)` of the task the core is running, when it says.
     private func runningTask() -> String? {
         guard let method = try? manager.property("runningTask"), method.isFunction,
             let running = try? method.call([JSONValue](), this: manager).toJSON(), let task = running["task"]?.stringValue
         else { return nil }  // an older core, or none running: the message names the operation
-        return "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
+        var text = "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
+        if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue { text += " on '\(path)' (\(event))" }
+        return text
     }
 
     @discardableResult
@@ -298,7 +320,7 @@ public final class AnalyticsEngine {
     static func failure(of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil) -> AnalyticsError {
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
-            let stopped = runningTask.map { "\($0) while \(operation.summary)" } ?? operation.summary
+            let stopped = runningTask ?? operation.summary
             return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
         default:
             if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
@@ -325,8 +347,11 @@ public final class AnalyticsEngine {
     static func resultWarning(in error: JavaScriptError) -> ResultWarning? {
         guard let exception = error.exception, exception.name == "ResultWarning" else { return nil }
         let fields = exception.thrownValue
+        // On an error object, `line` and `column` are the error's own place: the core sets
+        // them to the task's, and they are read as the exception's.
+        let location = fields["file"]?.stringValue.map { TaskLocation(file: $0, line: exception.line, column: exception.column) }
         return ResultWarning(
             task: fields["task"]?.stringValue ?? "", path: fields["path"]?.stringValue ?? "",
-            event: fields["event"]?.stringValue ?? "", location: TaskLocation(fields: fields), message: exception.message)
+            event: fields["event"]?.stringValue ?? "", location: location, message: exception.message)
     }
 }

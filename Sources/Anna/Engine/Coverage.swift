@@ -78,9 +78,14 @@ public struct Coverage: Sendable, Equatable, Codable {
             return String(path.dropFirst(folder.count + 1))
         }
         for file in files {
-            var heading = "\(relative(file.file)): \(file.status.rawValue)"
-            if let error = file.error { heading += " (\(error))" }
-            lines.append(heading)
+            let status: String
+            switch file.status {
+            case .loaded: status = "loaded"
+            case .missing: status = "missing (a namespace asked for it)"
+            case .failed: status = "failed" + (file.error.map { ": \($0)" } ?? "")
+            case .neverLoaded: status = "never loaded (no node's namespace asked for it)"
+            }
+            lines.append("\(relative(file.file)): \(status)")
             for task in tasks where task.location?.file == file.file {
                 let position = task.location.flatMap { $0.line }.map { "\($0)" } ?? "?"
                 let failures = task.failures > 0 ? ", \(task.failures) failed" : ""
@@ -94,11 +99,17 @@ public struct Coverage: Sendable, Equatable, Codable {
         if !silent.isEmpty {
             lines.append("namespaces without a task file: " + silent.map { "\($0.namespace) (\(relative($0.file)))" }.joined(separator: ", "))
         }
+        let existing = files.filter { $0.status != .missing }
         let neverLoaded = files.filter { $0.status == .neverLoaded }.count
         lines.append(
-            "\(tasks.count) tasks, \(tasksNeverFired.count) never fired; \(files.count) task files, \(neverLoaded) never loaded; "
-                + "\(silent.count) namespaces without a task file")
+            "\(Self.count(tasks.count, "task")) (\(tasksNeverFired.count) never fired), "
+                + "\(Self.count(existing.count, "task file")) (\(neverLoaded) never loaded), "
+                + "\(Self.count(silent.count, "namespace")) without a task file")
         return lines.joined(separator: "\n")
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     /// Reads the core's `coverage()` value and adds the task folder's files the core never

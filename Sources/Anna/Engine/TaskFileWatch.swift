@@ -17,6 +17,11 @@ struct TaskFileWatch {
         return true
     }
 
+    /// Remembers the files of `files` not seen before, as they are now.
+    mutating func note(_ files: [String]) {
+        for file in files where seen[file] == nil { seen[file] = .some(Self.modificationTime(of: file)) }
+    }
+
     /// The files of `files` whose modification time differs from the last look (created,
     /// changed or removed since); files seen for the first time are only remembered.
     mutating func changed(among files: [String]) -> [String] {

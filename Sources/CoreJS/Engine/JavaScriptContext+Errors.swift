@@ -78,12 +78,18 @@ extension JavaScriptContext {
             members.removeValue(forKey: "sourceURL")
             thrownValue = .object(members)
         }
+        let sourceURL = member("sourceURL").map(describe)
+        let line = integer("line")
+        var column = integer("column")
+        if line == 1, let sourceURL, let shift = firstLineShifts[sourceURL], let shifted = column {
+            column = max(1, shifted - shift)  // the function header shares a module's first line
+        }
         return JavaScriptException(
             name: member("name").map(describe) ?? "Error",
             message: member("message").map(describe) ?? describe(thrown),
-            sourceURL: member("sourceURL").map(describe),
-            line: integer("line"),
-            column: integer("column"),
+            sourceURL: sourceURL,
+            line: line,
+            column: column,
             stack: stack,
             thrownValue: thrownValue)
     }
@@ -101,7 +107,8 @@ extension JavaScriptContext {
             if let stack = exception.stack { properties["stack"] = .string(stack) }
             if let sourceURL = exception.sourceURL { properties["sourceURL"] = .string(sourceURL) }
             if let line = exception.line { properties["line"] = .number(Double(line)) }
-            if let column = exception.column { properties["column"] = .number(Double(column)) }
+            // A syntax error has no column: leave none rather than the native call's own.
+            properties["column"] = exception.column.map { .number(Double($0)) } ?? .undefined
             return makeErrorRef(name: exception.name, message: exception.message, properties: properties)
         default:
             return makeErrorRef(name: "Error", message: String(describing: error), properties: [:])

@@ -20,6 +20,9 @@ public final class JavaScriptContext {
     let watchdog = Watchdog()
     private let nativeFunctionClass: JSClassRef
     private(set) var errorConstructor: JSObjectRef?
+    /// By source URL, how far ``compileFunction(parameters:body:sourceURL:startingLine:)``'s
+    /// header shifts the columns of the body's first line (line 1 only).
+    private(set) var firstLineShifts: [String: Int] = [:]
 
     /// How many ``JavaScriptValue`` wrappers of this context exist, each holding one
     /// protection from garbage collection: for leak checks in tests and benchmarks.
@@ -112,21 +115,87 @@ public final class JavaScriptContext {
     public func compileFunction(
         parameters: [String], body: String, sourceURL: String, startingLine: Int = 1
     ) throws -> JavaScriptValue {
-        let source = "(function (\(parameters.joined(separator: ", "))) {" + body + "\n})"
+        let source = Self.functionHeader(parameters: parameters) + body + "\n})"
         // Nothing runs before the body passes on its own (it fails if it would close the
-        // header early). When it fails, the wrapped source is checked too, so a real syntax
-        // error is reported with its exact line.
+        // header early). When it fails, the error is located in the body's own lines.
         do {
             try checkFunctionBody(parameters: parameters, body: body, sourceURL: sourceURL, startingLine: startingLine)
         } catch {
-            try checkSyntax(source, sourceURL: sourceURL, startingLine: startingLine)
-            throw error
+            throw syntaxError(of: body, wrapped: source, bodyError: error, sourceURL: sourceURL, startingLine: startingLine)
         }
         let function = try evaluate(source, sourceURL: sourceURL, startingLine: startingLine)
+        if startingLine == 1 { firstLineShifts[sourceURL] = Self.functionHeader(parameters: parameters).utf16.count }
         guard function.isFunction else {
             throw JavaScriptError.typeMismatch("compiling \(sourceURL) gave no function")
         }
         return function
+    }
+
+    /// What ``compileFunction(parameters:body:sourceURL:startingLine:)`` puts before the body
+    /// on its first line: columns on that line are shifted by its length.
+    public static func functionHeader(parameters: [String]) -> String {
+        "(function (\(parameters.joined(separator: ", "))) {"
+    }
+
+    /// The syntax error of a body that failed on its own (`bodyError`), located inside the
+    /// body's lines. The wrapped source is checked first: most errors are reported there with
+    /// their exact line. An error the wrapper caused (an unclosed block reported on the
+    /// wrapper's closing `})`, or a stray `}` that closed the header early) is reported where
+    /// the body fails when read as a script, at most at its last line, and never names a `)`
+    /// or `}` the file does not have.
+    private func syntaxError(
+        of body: String, wrapped source: String, bodyError: any Error, sourceURL: String, startingLine: Int
+    ) -> any Error {
+        let lastLine = startingLine - 1 + Self.lastContentLine(of: body)
+        var message: String
+        do {
+            try checkSyntax(source, sourceURL: sourceURL, startingLine: startingLine)
+            // The wrapped source passes: the body closes the header and reopens a function.
+            message = "Unexpected token '}'"
+        } catch let JavaScriptError.exception(wrapped) where wrapped.name == "SyntaxError" {
+            let wrapperClosed = wrapped.message.contains("Expected ')' to end a compound expression")
+            guard wrapperClosed || (wrapped.line ?? 0) > lastLine else {
+                // The engine knows no column of a syntax error; what it gives is the caller's.
+                var located = wrapped
+                located.column = nil
+                return JavaScriptError.exception(located)
+            }
+            message = wrapperClosed ? "Unexpected token '}'" : "Unexpected end of script"
+        } catch {
+            return error
+        }
+        var line = lastLine
+        do {
+            try checkSyntax(body, sourceURL: sourceURL, startingLine: startingLine)
+        } catch let JavaScriptError.exception(script) where script.name == "SyntaxError" {
+            // As a script the body fails at a stray `}` ("Parser error") or at its end, unless
+            // it uses `return` at the top level (then the line stays unknown: its last line).
+            if !script.message.hasPrefix("Return statements") {
+                if let scriptLine = script.line { line = min(scriptLine, lastLine) }
+                if script.message != "Parser error" { message = script.message }
+            }
+        } catch {
+            return bodyError
+        }
+        return JavaScriptError.exception(
+            JavaScriptException(
+                name: "SyntaxError", message: message, sourceURL: sourceURL, line: line,
+                thrownValue: ["name": "SyntaxError", "message": .string(message)]))
+    }
+
+    /// The 1-based number of the last line of `text` with something other than white space
+    /// (1 for a blank text).
+    static func lastContentLine(of text: String) -> Int {
+        var line = 1
+        var last = 1
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\n"): line += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): break
+            default: last = line
+            }
+        }
+        return last
     }
 
     /// Fails when `body` is not a function body by itself (e.g. it closes the header with `})`).

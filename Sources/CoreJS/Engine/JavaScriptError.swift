@@ -40,10 +40,11 @@ public struct JavaScriptException: Error, Sendable, Equatable, CustomStringConve
         return text
     }
 
-    /// `Name: message (at url:line:column)`.
+    /// `Name: message (at url:line:column)`; the place is not repeated when the message
+    /// already ends with it (`ES modules are not supported; use require() (at FILE:LINE)`).
     public var description: String {
         var text = "\(name): \(message)"
-        if let location { text += " (at \(location))" }
+        if let location, !message.hasSuffix("(at \(location))") { text += " (at \(location))" }
         return text
     }
 }

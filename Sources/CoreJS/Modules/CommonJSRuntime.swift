@@ -77,14 +77,25 @@ public final class CommonJSRuntime {
     /// Loads the module at the absolute path `entry`. Unless roots were configured, the
     /// entry's folder becomes an allowed root.
     /// - Returns: the module's `exports`.
+    /// - Throws: ``ModuleError/folderWithoutIndex(path:)`` when `entry` is a folder with nothing
+    ///   to load; ``JavaScriptError`` carrying the module error or the module's own exception.
     @discardableResult
     public func load(entry: String) throws -> JavaScriptValue {
         // Like Node's main module: found by its real path, so a module reached through a
         // symbolic link is checked against the roots where it really is.
         let path = configuration.fileAccess.canonicalPath(ModulePath.normalize(entry))
+        let isFolder = configuration.fileAccess.isDirectory(atPath: path)
         if configuration.allowedRoots == nil {
-            let folder = configuration.fileAccess.isDirectory(atPath: path) ? path : ModulePath.directory(of: path)
-            addAllowedRoot(folder)
+            addAllowedRoot(isFolder ? path : ModulePath.directory(of: path))
+        }
+        if isFolder {
+            do {
+                _ = try resolver.resolve(path, from: "/")
+            } catch ModuleError.notFound {
+                throw ModuleError.folderWithoutIndex(path: path)
+            } catch {
+                // Any other failure is the require's to report, as for a file.
+            }
         }
         return try require(path)
     }
@@ -100,14 +111,24 @@ public final class CommonJSRuntime {
         try resolver.resolve(request, from: directory)
     }
 
+    /// The parameters of every module's function.
+    static let moduleParameters = ["exports", "require", "module", "__filename", "__dirname"]
+
     private func makeNativeHelpers() throws -> JavaScriptValue {
         let helpers = try context.evaluate("({})", sourceURL: CommonJSBootstrap.sourceURL)
+        let header = JavaScriptContext.functionHeader(parameters: Self.moduleParameters)
+        try helpers.setProperty("firstLineShift", context.makeValue(.number(Double(header.utf16.count))))
         try helpers.setProperty(
             "resolve",
             nativeFunction("resolve") { runtime, arguments in
                 let request = arguments.first?.toString() ?? ""
                 let directory = arguments.count > 1 ? arguments[1].toString() : runtime.configuration.baseDirectory
-                return runtime.context.makeValue(.string(try runtime.resolver.resolve(request, from: directory)))
+                do {
+                    return runtime.context.makeValue(.string(try runtime.resolver.resolve(request, from: directory)))
+                } catch let error as ModuleError where arguments.count > 2 {
+                    // The bootstrap asks again with the requiring `file:line` once a request failed.
+                    throw error.required(from: arguments[2].toString())
+                }
             })
         try helpers.setProperty(
             "read",
@@ -118,9 +139,16 @@ public final class CommonJSRuntime {
             "compile",
             nativeFunction("compile") { runtime, arguments in
                 let path = arguments.first?.toString() ?? ""
-                return try runtime.context.compileFunction(
-                    parameters: ["exports", "require", "module", "__filename", "__dirname"],
-                    body: Self.scriptBody(try runtime.readModule(path)), sourceURL: path)
+                let body = Self.scriptBody(try runtime.readModule(path))
+                do {
+                    return try runtime.context.compileFunction(parameters: Self.moduleParameters, body: body, sourceURL: path)
+                } catch let JavaScriptError.exception(exception) where exception.name == "SyntaxError" {
+                    guard let line = Self.moduleSyntaxLine(in: body) else { throw JavaScriptError.exception(exception) }
+                    throw JavaScriptError.exception(
+                        JavaScriptException(
+                            name: "SyntaxError", message: "ES modules are not supported; use require() (at \(path):\(line))",
+                            sourceURL: path, line: line))
+                }
             })
         try helpers.setProperty(
             "write",
@@ -152,6 +180,26 @@ public final class CommonJSRuntime {
         } catch {
             throw ModuleError.unreadable(path: path, reason: error.localizedDescription)
         }
+    }
+
+    /// The 1-based line of the first `import … from` or `export …` statement in a module
+    /// that failed to compile, or nil: CommonJS modules cannot use them, and JavaScriptCore's
+    /// own message (`Unexpected keyword 'export'`) does not say why.
+    static func moduleSyntaxLine(in source: String) -> Int? {
+        var number = 0
+        // By scalars, so that "\r\n" (one Character) ends a line too.
+        for line in source.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            let text = String(line.drop { $0 == " " || $0 == "\t" })
+            for keyword in ["import", "export"] where text.hasPrefix(keyword) {
+                // `import(` and `import.meta` are expressions; `important = 1` is a name.
+                guard let next = text.unicodeScalars.dropFirst(keyword.count).first else { continue }
+                if next == " " || next == "\t" || next == "{" || next == "*" || next == "'" || next == "\"" {
+                    return number
+                }
+            }
+        }
+        return nil
     }
 
     /// Drops a byte-order mark and turns a `#!` line into a comment (keeping line numbers).

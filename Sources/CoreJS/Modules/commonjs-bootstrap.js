@@ -1,4 +1,7 @@
 (function (native) {
+  // How far the function header shifts columns on a module's first line (see compileFunction),
+  // for readers of stacks such as the core's task locations.
+  Object.defineProperty(globalThis, Symbol.for('anna.firstLineShift'), { value: native.firstLineShift });
   'use strict';
   const cache = Object.create(null);
 
@@ -16,12 +19,55 @@
     }
   }
 
+  // Where `module` called require: 'file:line:column' of the first frame in its file, or
+  // null when the call came from elsewhere (a helper handed its require).
+  function callSite(stack, filename) {
+    const lines = String(stack || '').split('\n');
+    for (let index = 0; index < lines.length; index++) {
+      const at = lines[index].lastIndexOf('@' + filename + ':');
+      if (at === -1) continue;
+      const place = lines[index].slice(at + filename.length + 2).split(':');
+      const line = parseInt(place[0], 10);
+      const column = parseInt(place[1], 10);
+      // As the engine gives it: readers unshift a module's first line (firstLineShift).
+      return { line: line, column: column };
+    }
+    return null;
+  }
+
+  // Resolves a module's request. A failure names the requiring file and line (resolving
+  // once more, now with that place, so the message is made in one place) and carries Node's
+  // `requireStack` (the requiring file, then its requirers); its sourceURL/line/column
+  // point at the require call, not at this file.
+  function resolveFor(parent, request, directory) {
+    try {
+      return native.resolve(request, directory);
+    } catch (failure) {
+      const code = failure && failure.code;
+      if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_ACCESS_DENIED') throw failure;
+      const site = callSite(new Error().stack, parent.filename);
+      let error = failure;
+      try {
+        native.resolve(request, directory, site ? parent.filename + ':' + site.line : parent.filename);
+      } catch (located) {
+        error = located;
+      }
+      const requireStack = [];
+      for (let module = parent; module; module = module.parent) requireStack.push(module.filename);
+      error.requireStack = requireStack;
+      error.sourceURL = parent.filename;
+      error.line = site ? site.line : undefined;
+      error.column = site ? site.column : undefined;
+      throw error;
+    }
+  }
+
   function makeRequire(directory, parent) {
     function require(request) {
       if (typeof request !== 'string' || request.length === 0) {
         throw new TypeError('require(id): id must be a non-empty string, got ' + String(request));
       }
-      const filename = native.resolve(request, directory);
+      const filename = parent ? resolveFor(parent, request, directory) : native.resolve(request, directory);
       const cached = cache[filename];
       if (cached !== undefined) return cached.exports;
       const module = {

@@ -108,10 +108,14 @@ module.exports = {
   'a task file requiring a missing module reports that, it is not taken as missing'() {
     const { manager } = open('shop');
     manager.registerNode(1, null, '__root__');
+    const file = `${SHOP}/Broken/NeedsHelper.js`;
     const error = assert.throws(() => manager.registerNode(2, 1, 'a', null, 'Broken.NeedsHelper'),
-      /^Cannot load tasks from .*\/Broken\/NeedsHelper\.js: Cannot find module '\.\/no-such-helper'/);
+      `Cannot load tasks from ${file}: Cannot find module './no-such-helper' from ${file}:3`);
     assert.equal(error.name, 'LoadError');
     assert.equal(error.cause.code, 'MODULE_NOT_FOUND');
+    assert.equal(error.cause.requireStack[0], file, "Node's require stack: the requiring file first");
+    assert.ok(error.cause.requireStack[1].endsWith('/anna/task-loader.js'), 'then who required it: the core');
+    assert.deepEqual([error.sourceURL, error.line, error.column], [file, 3, 8], 'the require call, in the task file');
   },
 
   'a malformed pattern fails its file with a PatternError; other files keep their tasks'() {

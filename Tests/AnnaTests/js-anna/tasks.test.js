@@ -111,9 +111,10 @@ module.exports = {
     assert.equal(error.name, 'TaskError');
     assert.ok(error instanceof Error);
     assert.equal(error.stack, original.stack, 'the stack is the original one');
-    assert.deepEqual(error.errors, [{
-      task: 'b/tap', path: '/b', event: 'tap', file: 'index.js', message: 'boom', stack: original.stack,
-    }]);
+    const [failure] = error.errors;
+    assert.deepEqual([failure.task, failure.path, failure.event, failure.message, failure.stack],
+      ['b/tap', '/b', 'tap', 'boom', original.stack]);
+    assert.equal(failure.file, require.resolve('./fixtures/scripted/task/index.js'), 'the task file, absolute');
   },
 
   'several failures are listed one per line'() {

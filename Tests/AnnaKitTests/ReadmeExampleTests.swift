@@ -1,0 +1,40 @@
+import Anna
+import AnnaKit
+import Testing
+
+/// The README's kit example, as written there.
+final class HomeViewController: ViewController, AnalyzableObject {
+    nonisolated static let subAnalyzableKeys: Set<String> = ["buy"]
+    nonisolated let buy: Button
+
+    override init() {
+        buy = Button(title: "Buy")
+        super.init()
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        view.addSubview(buy)
+        analyzer.enable(naming: "home")
+    }
+
+    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+        key == "buy" ? .one(buy) : nil
+    }
+}
+
+@MainActor
+@Suite("The README's kit example")
+struct ReadmeExampleTests {
+    @Test("showing a controller and tapping its button record ana-appeared and touch-up-inside on /home/buy")
+    func kitExample() async throws {
+        let harness = Harness()
+        let home = HomeViewController()
+        harness.application.window = Window(rootViewController: home)
+        home.buy.tap()
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/home"), Trace("ana-appeared", "/home/buy"), Trace("touch-up-inside", "/home/buy"),
+            ])
+    }
+}
