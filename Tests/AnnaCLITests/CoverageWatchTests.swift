@@ -1,5 +1,5 @@
-// Coverage, --watch and task locations through the built binary. Most need the bundled core's
-// coverage(), reloadTaskFile() and runningTask() (see CoreFeatures) and run once it has them.
+// Coverage, --watch and task locations through the built binary (the core's coverage(),
+// reloadTaskFile() and runningTask() under the library's Coverage, watchTasks and TaskFailure).
 import Anna
 import AnnaTestSupport
 import Foundation
@@ -15,7 +15,7 @@ extension AnnaProcess.Output {
 
 @Suite("anna run --coverage and anna check --events", .timeLimit(.minutes(2)))
 struct CoverageTests {
-    @Test("--coverage prints a table of task files and task counts on standard error", .enabled(if: CoreFeatures.coverage))
+    @Test("--coverage prints a table of task files and task counts on standard error")
     func table() throws {
         let workspace = try Workspace.shop()
         let output = try AnnaProcess.run(
@@ -25,10 +25,10 @@ struct CoverageTests {
         #expect(output.stderrLines.first == "index.js: loaded")
         #expect(output.stderrLines.contains("  1:\t/home/ana-appeared\t1 match"))
         #expect(output.stderrLines.contains("  3:\tlist/item/explode\t0 matches  never fired"))
-        #expect(output.stderrLines.last?.hasPrefix("4 tasks, 2 never fired; 1 task files, 0 never loaded;") == true)
+        #expect(output.stderrLines.last == "4 tasks (2 never fired), 1 task file (0 never loaded), 0 namespaces without a task file")
     }
 
-    @Test("--coverage=FILE writes the coverage as JSON", .enabled(if: CoreFeatures.coverage))
+    @Test("--coverage=FILE writes the coverage as JSON")
     func json() throws {
         let workspace = try Workspace.shop()
         let output = try AnnaProcess.run([
@@ -43,7 +43,7 @@ struct CoverageTests {
         #expect(coverage.files.map(\.status) == [.loaded])
     }
 
-    @Test("without --coverage, tasks that never ran are named in one line", .enabled(if: CoreFeatures.coverage))
+    @Test("without --coverage, tasks that never ran are named in one line")
     func neverRanNote() throws {
         let workspace = try Workspace.shop()
         let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
@@ -74,7 +74,7 @@ struct CoverageTests {
         #expect(output.stderrLines == ["anna: no coverage: reading the coverage failed: type mismatch: the module's core has no coverage()"])
     }
 
-    @Test("check --events replays the stream and prints the coverage after the patterns", .enabled(if: CoreFeatures.coverage))
+    @Test("check --events replays the stream and prints the coverage after the patterns")
     func checkEvents() throws {
         let workspace = try Workspace.shop()
         let output = try AnnaProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
@@ -82,25 +82,25 @@ struct CoverageTests {
         #expect(output.stdoutLines.first == "index.js")
         #expect(output.stdoutLines.contains("4 files, 4 patterns, 0 problems") || output.stdoutLines.contains("1 files, 4 patterns, 0 problems"))
         #expect(output.stdoutLines.contains("index.js: loaded"))
-        #expect(output.stdoutLines.last?.hasPrefix("4 tasks, 2 never fired;") == true)
+        #expect(output.stdoutLines.last == "4 tasks (2 never fired), 1 task file (0 never loaded), 0 namespaces without a task file")
     }
 }
 
 @Suite("anna run: task locations, --watch", .timeLimit(.minutes(2)))
 struct LocationWatchTests {
-    @Test("a failed task's line names the task's file:line", .enabled(if: CoreFeatures.locations))
+    @Test("a failed task's line names the task's file:line")
     func failureLocation() throws {
         let workspace = try Workspace.shop()
         try workspace.write("x.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode"}"# + "\n")
         let output = try AnnaProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
         let taskFile = workspace.file("module/task/index.js")
-        #expect(
-            output.stderrLines.first?.hasPrefix(
-                "\(workspace.file("x.ndjson")):10: error: task 'list/item/explode' (\(taskFile):3:1) on '/home/list/item' (explode): boom")
-                == true)
+        let line = output.stderrLines.first ?? ""
+        // The task's line is the match() call's; its column is the core's to choose.
+        #expect(line.hasPrefix("\(workspace.file("x.ndjson")):10: error: task 'list/item/explode' (\(taskFile):3:"))
+        #expect(line.contains(") on '/home/list/item' (explode): boom"))
     }
 
-    @Test("a stop at the time limit names the task that was running", .enabled(if: CoreFeatures.locations))
+    @Test("a stop at the time limit names the task that was running")
     func timeLimitNamesTask() throws {
         let workspace = try Workspace([
             "tasks/index.js": "match('spin', () => { for (;;) {} });\n",
@@ -112,13 +112,15 @@ struct LocationWatchTests {
         ])
         let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"])
         let taskFile = LocalPath.real(workspace.file("tasks/index.js"))
+        let line = output.stderrLines.first ?? ""
         #expect(
-            output.stderrLines.first
-                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: "
-                + "task 'spin' (\(taskFile):1:1) while recording 'spin' on node 1 ran longer than 0.2 s and was stopped")
+            line.hasPrefix(
+                "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' (\(taskFile):1:"
+            ))
+        #expect(line.hasSuffix(") on '' (spin) ran longer than 0.2 s and was stopped"))
     }
 
-    @Test("--watch reloads a task file changed while standard input streams", .enabled(if: CoreFeatures.reload))
+    @Test("--watch reloads a task file changed while standard input streams")
     func watch() throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'old');\n")
@@ -148,9 +150,6 @@ struct LocationWatchTests {
         }
         let select = #"{"op":"event","id":3,"name":"did-select"}"# + "\n"
         #expect(send(try workspace.read("session.ndjson")) == #""old""#)
-        // One more batch after a pause, so the engine has seen the loaded file's time once.
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(send(select) == #""old""#)
         try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'new');\n")
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: workspace.file("module/task/index.js"))

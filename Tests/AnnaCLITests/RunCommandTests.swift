@@ -71,7 +71,7 @@ struct RunCommandTests {
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
-            output.stderrLines == [
+            output.stderrLinesWithoutNotes == [
                 "\(workspace.file("bad.ndjson")):10: unknown op 'teleport' (expected register, event, update, appear, disappear, deregister, snapshot, version)"
             ])
     }
@@ -115,7 +115,7 @@ struct RunCommandTests {
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
         #expect(
-            output.stderrLines.map(withoutTaskLocations) == [
+            output.stderrLinesWithoutNotes.map(withoutTaskLocations) == [
                 "\(file):10: invalid JSON at column 2: invalid literal, expected 'null'",
                 "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
                 "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
@@ -220,7 +220,7 @@ struct RunCommandMoreTests {
         #expect(output.stdoutLines == [#""after""#])
         #expect(
             output.stderrLines.first.map(withoutTaskLocations)
-                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: recording 'spin' on node 1 ran longer than 0.2 s and was stopped"
+                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' on '' (spin) ran longer than 0.2 s and was stopped"
         )
     }
 
