@@ -16,8 +16,8 @@ public struct AnnaCommand: ParsableCommand {
               anna run --events session.ndjson --module analytics
               anna run --events session.ndjson --module analytics --strict --coverage
               tail -f session.ndjson | anna run --events - --module analytics --watch
-              anna snapshot --events session.ndjson --module analytics --format dot | dot -Tpng > tree.png
-              anna trace --events session.ndjson --module analytics --expect expected.trace.json --junit report.xml
+              anna snapshot --events session.ndjson --module analytics --format dot
+              anna trace --events session.ndjson --module analytics --expect t.json
               anna check --module analytics --events session.ndjson
             """,
         version: AnnaVersion.current,

@@ -8,12 +8,13 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Load the module and every task file, report syntax errors and malformed patterns, list the patterns.",
         discussion: """
-            Files load exactly as in anna run: the module's index.js first (with --module),
-            then each task file on its own, reading only below the module's folder, the core
-            and --allow-read folders. With --module DIR the task folder is the one the module
-            configures (DIR/task); with --tasks DIR it is DIR. With --events FILE the stream is
-            replayed too, and the coverage printed: which task files loaded, how often each
-            task ran. Exit 0 when everything loads cleanly, 1 otherwise.
+            Files load exactly as in anna run: the module's index.js first (with
+            --module), then each task file on its own, reading only below the
+            module's folder, the core and --allow-read folders. With --module DIR
+            the task folder is the one the module configures (DIR/task); with
+            --tasks DIR it is DIR. With --events FILE the stream is replayed too,
+            and the coverage printed: which task files loaded, how often each task
+            ran. Exit 0 when everything loads cleanly, 1 otherwise.
 
             Examples:
               anna check --module analytics

@@ -8,10 +8,10 @@ struct InitCommand: ParsableCommand {
         commandName: "init",
         abstract: "Create an analytics module folder with a sample task and a sample session.",
         discussion: """
-            Writes DIR/index.js (the module: the bundled core configured with DIR/task),
-            DIR/task/index.js (one sample task), DIR/jsconfig.json and DIR/types/anna/index.d.ts
-            (typings for editors), and DIR/session.ndjson (a sample event stream). DIR must be
-            new or empty (exit 73 otherwise).
+            Writes DIR/index.js (the module: the bundled core configured with
+            DIR/task), DIR/task/index.js (one sample task), DIR/jsconfig.json and
+            DIR/types/anna/index.d.ts (typings for editors), and DIR/session.ndjson
+            (a sample event stream). DIR must be new or empty (exit 73 otherwise).
 
             Examples:
               anna init shop-analytics

@@ -10,16 +10,18 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Replay an event stream and print every result as a line of JSON.",
         discussion: """
-            Standard output carries results only; console output of task scripts goes to
-            standard error (or --console FILE). Errors in the stream or the core are reported
-            on standard error as FILE:LINE: message, and counted in a summary line; --strict
-            makes them fail the run (exit 1).
+            Standard output carries results only; console output of task scripts
+            goes to standard error (or --console FILE). Errors in the stream or the
+            core are reported on standard error as FILE:LINE: message and counted in
+            a summary line; --strict makes them fail the run (exit 1).
 
-            --coverage prints which task files loaded and how often each task ran (a table on
-            standard error); --coverage=FILE writes it as JSON to FILE instead. Without it, a
-            run in which no task produced a result, or some tasks never ran, says so.
+            --coverage prints which task files loaded and how often each task ran
+            (a table on standard error); --coverage=FILE writes it as JSON to FILE.
+            Without it, a run in which no task produced a result, or some tasks
+            never ran, says so in one line.
 
-            --watch reloads a task file when it changes, between lines of a live stream.
+            --watch reloads a task file when it changes, between lines of a live
+            stream.
 
             Examples:
               anna run --events session.ndjson --module analytics

@@ -249,3 +249,24 @@ struct CheckLoaderTests {
         #expect(refused.stderrLines.last?.hasPrefix("anna: modules may read only below the module's folder and the core; add --allow-read") == true)
     }
 }
+
+@Suite("anna run: result warnings", .timeLimit(.minutes(2)))
+struct ResultWarningTests {
+    @Test("a result that loses a function is delivered with a warning line that --strict does not count")
+    func warningIsNotFailure() throws {
+        let workspace = try Workspace([
+            "tasks/index.js": "match('tap', () => ({ ok: 1, onTap: () => 2 }));\n",
+            "s.ndjson": """
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"event","id":1,"name":"tap"}
+
+            """,
+        ])
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--strict"])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == [#"{"ok":1}"#])
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderrLines.first?.hasPrefix("\(workspace.file("s.ndjson")):2: warning: ") == true)
+        #expect(output.stderrLines.first?.contains("returned a function at .onTap") == true)
+    }
+}
