@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test lint format bench-build bench bench-check bench-baseline clean
+.PHONY: setup build run test lint format bench-build bench bench-check bench-baseline install clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -68,6 +68,24 @@ bench-check: bench-build
 ## Refreshes the committed baseline after an intended change (commit it with the change).
 bench-baseline: bench-build
 	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
+
+PREFIX ?= /usr/local
+## Extra flags of the release build, e.g. `--scratch-path DIR` (the install test builds apart
+## from the `swift test` that runs it, which holds .build).
+INSTALL_BUILD_FLAGS ?=
+## The resource bundles `anna` reads at run time (the JavaScript core; CoreJS's bootstrap).
+ANNA_BUNDLES := Anna_Anna.resources Anna_CoreJS.resources
+
+## Builds the release `anna` (Swift's runtime linked in) and installs it to PREFIX/bin with the
+## resource bundles SwiftPM looks for beside the binary: `make install PREFIX=~/.local`.
+install: setup
+	$(SWIFT) build -c release --product anna --static-swift-stdlib $(INSTALL_BUILD_FLAGS)
+	@bin="$$($(SWIFT) build -c release --show-bin-path $(INSTALL_BUILD_FLAGS))"; \
+	install -d "$(DESTDIR)$(PREFIX)/bin" && install -m 755 "$$bin/anna" "$(DESTDIR)$(PREFIX)/bin/anna" && \
+	for bundle in $(ANNA_BUNDLES); do \
+	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$bundle" && cp -R "$$bin/$$bundle" "$(DESTDIR)$(PREFIX)/bin/$$bundle" || exit 1; \
+	done; \
+	echo "installed $(DESTDIR)$(PREFIX)/bin/anna and $(ANNA_BUNDLES) beside it"
 
 clean:
 	rm -rf .build

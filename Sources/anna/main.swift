@@ -1,3 +1,3 @@
 import AnnaCLI
 
-AnnaCommand.main()
+AnnaCommand.runFromCommandLine()

@@ -15,7 +15,7 @@ struct RunCommandTests {
                 #"{"action":"viewed","screen":"/home"}"#,
                 #"{"action":"selected","item":4,"title":"Boots"}"#,
             ])
-        #expect(output.stderr == "")
+        #expect(output.stderrLinesWithoutNotes == [])
     }
 
     @Test("--meta wraps each result with task, path and event; --tasks uses the bundled core")
@@ -71,7 +71,7 @@ struct RunCommandTests {
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
-            output.stderrLines == [
+            output.stderrLinesWithoutNotes == [
                 "\(workspace.file("bad.ndjson")):10: unknown op 'teleport' (expected register, event, update, appear, disappear, deregister, snapshot, version)"
             ])
     }
@@ -115,11 +115,12 @@ struct RunCommandTests {
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
         #expect(
-            output.stderrLines == [
+            output.stderrLinesWithoutNotes.map(withoutTaskLocations) == [
                 "\(file):10: invalid JSON at column 2: invalid literal, expected 'null'",
                 "\(file):11: error: recording 'did-select' on node 99 failed: NodeError: Cannot record event 'did-select' on node 99: the node is not registered.",
                 "\(file):12: error: task 'list/item/explode' on '/home/list/item' (explode): boom",
-                "anna: 13 lines, 10 operations, 3 results, 1 malformed lines skipped, 2 errors",
+                "anna: 13 lines, 10 operations, 3 results, 1 malformed line skipped",
+                "anna: 2 errors (1 task failed, 1 node error); --strict makes them fail the run",
             ])
     }
 
@@ -129,11 +130,11 @@ struct RunCommandTests {
         try workspace.write("log.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"log"}"# + "\n")
         let toStderr = try AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
         #expect(toStderr.stdoutLines.count == 2)
-        #expect(toStderr.stderrLines == ["logged from /home/list/item"])
+        #expect(toStderr.stderrLinesWithoutNotes == ["logged from /home/list/item"])
         let toFile = try AnnaProcess.run([
             "run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt"),
         ])
-        #expect(toFile.stderr == "")
+        #expect(toFile.stderrLinesWithoutNotes == [])
         #expect(try workspace.read("console.txt") == "logged from /home/list/item\n")
     }
 
@@ -163,7 +164,7 @@ struct RunCommandTests {
         #expect(output.stderr.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
     }
 
-    @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check"])
+    @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check", "init"])
     func help(command: String) throws {
         let output = try AnnaProcess.run([command, "--help"])
         #expect(output.status == 0)
@@ -218,8 +219,8 @@ struct RunCommandMoreTests {
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#""after""#])
         #expect(
-            output.stderrLines.first
-                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: recording 'spin' on node 1 ran longer than 0.2 s and was stopped"
+            output.stderrLines.first.map(withoutTaskLocations)
+                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' on '' (spin) ran longer than 0.2 s and was stopped"
         )
     }
 
@@ -234,7 +235,7 @@ struct RunCommandMoreTests {
         #expect(try workspace.read("out.txt").split(separator: "\n").count == 2)
         let piped = try AnnaProcess.run(
             ["run", "--events", file, "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
-        #expect(piped.stderr == "")
+        #expect(piped.stderrLinesWithoutNotes == [])
     }
 }
 
@@ -273,7 +274,11 @@ struct RunCommandBatchTests {
         let output = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
-        #expect(output.stderrLines == expected + ["anna: 5000 lines, 4997 operations, 3 results, 1 malformed lines skipped, 3 errors"])
+        #expect(
+            output.stderrLines.map(withoutTaskLocations) == expected + [
+                "anna: 5000 lines, 4997 operations, 3 results, 1 malformed line skipped",
+                "anna: 3 errors (1 task failed, 2 node errors); --strict makes them fail the run",
+            ])
     }
 
     @Test("long lines, CRLF line breaks and a last line without a break are read")
@@ -287,7 +292,7 @@ struct RunCommandBatchTests {
         try workspace.write("crlf.ndjson", stream.replacingOccurrences(of: "\n", with: "\r\n"))
         let output = try AnnaProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
-        #expect(output.stderr == "")
+        #expect(output.stderrLinesWithoutNotes == [])
         #expect(
             output.stdoutLines == [
                 #"{"action":"viewed","screen":"/home"}"#,
@@ -306,7 +311,7 @@ struct RunCommandBatchTests {
         #expect(terminal.contains("events/s"))
         // What each row shows in the end: the text after its last "clear line" sequence.
         let rows = terminal.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n")
-        let shown = rows.map { $0.components(separatedBy: "\r\u{1B}[K").last ?? $0 }
+        let shown = rows.map { withoutTaskLocations($0.components(separatedBy: "\r\u{1B}[K").last ?? $0) }
         #expect(shown.contains("\(file):3010: error: task 'list/item/explode' on '/home/list/item' (explode): boom"))
         #expect(shown.contains("logged from /home/list/item"))
     }

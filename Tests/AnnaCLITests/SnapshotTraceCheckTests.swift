@@ -158,6 +158,7 @@ struct SnapshotTraceCheckTests {
         #expect(none.status == 66)
         #expect(none.stderrLines == ["anna: no such task folder: \(workspace.file("nothing"))"])
         try workspace.write("flat/task", "not a folder")
+        try workspace.write("flat/index.js", "module.exports = require('anna').configured({ task: __dirname + '/task' });\n")
         let notFolder = try AnnaProcess.run(["check", "--module", workspace.file("flat")])
         #expect(notFolder.status == 66)
         #expect(notFolder.stderrLines == ["anna: not a folder: \(workspace.file("flat/task"))"])

@@ -50,7 +50,7 @@ struct TraceCommand: ParsableCommand {
                 throw ExitCodes.noInput
             }
         }
-        try StreamReplay.finish(summary)
+        try StreamReplay.finish(summary, strict: stream.strict)
         if !report.passed { throw ExitCodes.failure }
     }
 }

@@ -32,6 +32,6 @@ struct SnapshotCommand: ParsableCommand {
         case .json: printOutput(try engine.snapshot(format: .json))
         case .dot: printOutput(try DotRenderer.render(snapshotJSON: engine.snapshot(format: .json)))
         }
-        try StreamReplay.finish(summary)
+        try StreamReplay.finish(summary, strict: stream.strict)
     }
 }

@@ -16,7 +16,10 @@ struct StreamReplay {
         var operations = 0
         var results = 0
         var skippedLines = 0
-        var coreErrors = 0
+        /// The core's errors by kind (the replay goes on after each).
+        var errors = CoreErrorTally()
+        /// Whether the `--allow-read` hint was shown (once is enough).
+        var showedAccessHint = false
         /// Whether a malformed line stopped the replay.
         var stopped = false
     }
@@ -34,15 +37,16 @@ struct StreamReplay {
     let progress: ProgressReporter
     let resultCount: () -> Int
 
-    /// Loads the module, then replays the whole stream through it; `onResult` sees each
-    /// result as it comes.
+    /// Loads the module (its configuration changed by `configure`), then replays the whole
+    /// stream through it; `onResult` sees each result as it comes.
     static func replay(
-        _ stream: StreamOptions, through module: ModuleOptions, onResult: @escaping (AnalyticsResult) -> Void
+        _ stream: StreamOptions, through module: ModuleOptions, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
+        onResult: @escaping (AnalyticsResult) -> Void
     ) throws -> (engine: AnalyticsEngine, summary: Summary) {
         let progress = ProgressReporter()
         let console = try stream.makeConsole(standardError: progress)
         var count = 0
-        let engine = try module.loadEngine(console: console) { result in
+        let engine = try module.loadEngine(console: console, configure: configure) { result in
             count += 1
             onResult(result)
         }
@@ -114,22 +118,37 @@ struct StreamReplay {
 
     /// Prints `FILE:LINE: error: …` (once per failed task) and counts the errors.
     private func report(_ error: any Error, line: Int, summary: inout Summary) {
+        if let error = error as? AnalyticsError, !error.isFailure {
+            progress.writeLine("\(reader.name):\(line): \(error)")  // "warning: …"; --strict ignores it
+            return
+        }
         if case let AnalyticsError.tasksFailed(failures) = error {
             for failure in failures { progress.writeLine("\(reader.name):\(line): error: \(failure)") }
-            summary.coreErrors += failures.count
         } else {
             progress.writeLine("\(reader.name):\(line): error: \(error)")
-            summary.coreErrors += 1
+        }
+        summary.errors.count(error)
+        if !summary.showedAccessHint, let exception = (error as? AnalyticsError)?.exception,
+            let hint = ModuleOptions.accessHint(for: exception)
+        {
+            progress.writeLine("anna: \(hint)")
+            summary.showedAccessHint = true
         }
     }
 
-    /// Prints the summary line when anything was skipped or failed, and turns a stop into exit 65.
-    static func finish(_ summary: Summary) throws {
-        if summary.skippedLines > 0 || summary.coreErrors > 0 {
+    /// Prints what was skipped, then `notes` (each as `anna: note`), then what failed, if
+    /// anything (last, as the bottom line); turns a stop into exit 65 and, with `strict`, a core error into exit 1.
+    static func finish(_ summary: Summary, strict: Bool, notes: [String] = []) throws {
+        if summary.skippedLines > 0 {
             printError(
-                "anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, \(summary.skippedLines) malformed lines skipped, \(summary.coreErrors) errors"
-            )
+                "anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, "
+                    + "\(summary.skippedLines) malformed \(summary.skippedLines == 1 ? "line" : "lines") skipped")
+        }
+        for note in notes { printError("anna: \(note)") }
+        if summary.errors.total > 0 {
+            printError("anna: \(summary.errors.description); " + (strict ? "failing the run (--strict)" : "--strict makes them fail the run"))
         }
         if summary.stopped { throw ExitCodes.malformedStream }
+        if strict && summary.errors.total > 0 { throw ExitCodes.failure }
     }
 }

@@ -10,6 +10,11 @@ struct StreamOptions: ParsableArguments {
     @Flag(name: .customLong("keep-going"), help: "Skip malformed lines (counted in a summary) instead of stopping with exit 65.")
     var keepGoing = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Exit 1 when the core reported any error (a task threw, a task file failed to load, an unknown node, the time limit)."))
+    var strict = false
+
     @Option(
         name: .customLong("console"),
         help: ArgumentHelp("Write console output of task scripts to this file instead of standard error.", valueName: "file"))

@@ -1,0 +1,73 @@
+import Anna
+import ArgumentParser
+import CoreJS
+
+/// `anna check`: loads the module and every task file, reports problems with file:line.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Load the module and every task file, report syntax errors and malformed patterns, list the patterns.",
+        discussion: """
+            Files load exactly as in anna run: the module's index.js first (with
+            --module), then each task file on its own, reading only below the
+            module's folder, the core and --allow-read folders. With --module DIR
+            the task folder is the one the module configures (DIR/task); with
+            --tasks DIR it is DIR. With --events FILE the stream is replayed too,
+            and the coverage printed: which task files loaded, how often each task
+            ran. Exit 0 when everything loads cleanly, 1 otherwise.
+
+            Examples:
+              anna check --module analytics
+              anna check --tasks analytics/task
+              anna check --module analytics --events session.ndjson
+            """)
+
+    @OptionGroup var module: ModuleOptions
+
+    @Option(
+        name: .customLong("events"),
+        help: ArgumentHelp("Also replay this event stream and print the coverage of the tasks.", valueName: "file|-"))
+    var eventsPath: String?
+
+    func run() throws {
+        let checker = TaskFileChecker(configuration: try module.engineConfiguration(console: Console(output: MemoryOutputSink())))
+        var problemCount = 0
+        var configured: String?
+        do {
+            configured = try checker.loadModule()
+        } catch let error as AnalyticsError {
+            printError(Self.located(error))
+            if let hint = module.hint(for: error) { printError("anna: \(hint)") }
+            problemCount += 1
+        }
+        let folder = try configured ?? module.taskFolder().path
+        try ModuleOptions.requireTaskFolder(folder)
+        let files = TaskFileChecker.taskFiles(in: folder)
+        var patternCount = 0
+        for relative in files {
+            let file = folder + "/" + relative
+            let report = checker.check(file)
+            printOutput(relative)
+            for (line, pattern) in report.patterns {
+                printOutput("  \(line.map(String.init) ?? "?"):\t\(pattern)")
+            }
+            for (line, message) in report.problems {
+                printError("\(file):\(line.map(String.init) ?? "?"): \(message)")
+            }
+            patternCount += report.patterns.count
+            problemCount += report.problems.count
+        }
+        printOutput("\(files.count) files, \(patternCount) patterns, \(problemCount) problems")
+        if let eventsPath, try !CoverageOutput.check(module: module, events: eventsPath) {
+            problemCount += 1
+        }
+        if problemCount > 0 { throw ExitCodes.failure }
+    }
+
+    /// `FILE:LINE: Name: message` for an error located in a file, else `anna: error` (an
+    /// error located in the runtime's own scripts, `anna:…`, says nothing about the user's).
+    static func located(_ error: AnalyticsError) -> String {
+        guard let exception = error.exception, let file = exception.sourceURL, file.hasPrefix("/") else { return "anna: \(error)" }
+        return "\(file):\(exception.line.map(String.init) ?? "?"): \(exception.name): \(exception.message)"
+    }
+}

@@ -1,0 +1,116 @@
+import Anna
+import ArgumentParser
+import Foundation
+
+/// `anna init`: scaffolds an analytics module that `anna run` accepts at once.
+struct InitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Create an analytics module folder with a sample task and a sample session.",
+        discussion: """
+            Writes DIR/index.js (the module: the bundled core configured with
+            DIR/task), DIR/task/index.js (one sample task), DIR/jsconfig.json and
+            DIR/types/anna/index.d.ts (typings for editors), and DIR/session.ndjson
+            (a sample event stream). DIR must be new or empty (exit 73 otherwise).
+
+            Examples:
+              anna init shop-analytics
+              anna run --events shop-analytics/session.ndjson --module shop-analytics
+            """)
+
+    @Argument(help: ArgumentHelp("The folder to create (new or empty).", valueName: "dir"))
+    var directory: String
+
+    func run() throws {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: directory, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                printError("anna: \(directory) is a file; anna init needs a new or empty folder")
+                throw ExitCodes.cannotCreate
+            }
+            let contents = (try? files.contentsOfDirectory(atPath: directory)) ?? []
+            guard contents.isEmpty else {
+                printError("anna: \(directory) is not empty (\(contents.count) entries); anna init needs a new or empty folder")
+                throw ExitCodes.cannotCreate
+            }
+        }
+        var written = ModuleScaffold.files
+        let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
+        if let text = try? String(contentsOf: typings, encoding: .utf8) { written.append((ModuleScaffold.typingsPath, text)) }
+        for (name, text) in written {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+            do {
+                try files.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            } catch {
+                printError("anna: cannot write \(url.path): \(error.localizedDescription)")
+                throw ExitCodes.cannotCreate
+            }
+            printOutput("created \(directory)/\(name)")
+        }
+        printOutput("next: anna run --events \(directory)/session.ndjson --module \(directory)")
+    }
+}
+
+/// The files of a new module, by path relative to its folder.
+enum ModuleScaffold {
+    /// Where the core's typings go (jsconfig.json maps `anna` there).
+    static let typingsPath = "types/anna/index.d.ts"
+
+    static let files: [(name: String, text: String)] = [
+        (
+            "index.js",
+            """
+            // The analytics module: the bundled core, running the tasks in ./task.
+            module.exports = require('anna').configured({ task: __dirname + '/task' });
+
+            """
+        ),
+        (
+            "task/index.js",
+            """
+            // Tasks: match(pattern, (node) => result). A pattern is a focus path ending in an event
+            // name; whatever the function returns (other than undefined) is a result.
+            // task/Name.js holds the tasks of nodes registered with the namespace 'Name'.
+            match('list/item/did-select', (node) => ({
+              action: 'selected',
+              item: node.index,
+              title: node.latestValue('title'),
+            }));
+
+            """
+        ),
+        (
+            "jsconfig.json",
+            """
+            {
+              "compilerOptions": {
+                "checkJs": true,
+                "module": "commonjs",
+                "target": "es2020",
+                "baseUrl": ".",
+                "paths": { "anna": ["./types/anna"] }
+              },
+              "include": ["index.js", "task/**/*.js", "types/**/*.d.ts"]
+            }
+
+            """
+        ),
+        (
+            "session.ndjson",
+            """
+            {"op":"version","version":1}
+            // A sample session: a home screen with a list; the user selects its item 4.
+            {"op":"register","id":1,"parent":null,"name":"__root__","time":1700000000000}
+            {"op":"register","id":2,"parent":1,"name":"home","time":1700000000001}
+            {"op":"register","id":[2,"list"],"parent":2,"name":"list","time":1700000000002}
+            {"op":"register","id":3,"parent":[2,"list"],"name":"item","index":4,"time":1700000000003}
+            {"op":"appear","id":2,"time":1700000000004}
+            {"op":"update","id":3,"keyPath":"title","value":"Boots","time":1700000000005}
+            {"op":"event","id":3,"name":"did-select","time":1700000000006}
+
+            """
+        ),
+    ]
+}

@@ -1,0 +1,78 @@
+import Anna
+import ArgumentParser
+import CoreJS
+import Foundation
+import OrderedCollections
+
+/// `anna run`: prints each result as one line of compact JSON, in order, as it comes.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Replay an event stream and print every result as a line of JSON.",
+        discussion: """
+            Standard output carries results only; console output of task scripts
+            goes to standard error (or --console FILE). Errors in the stream or the
+            core are reported on standard error as FILE:LINE: message and counted in
+            a summary line; --strict makes them fail the run (exit 1).
+
+            --coverage prints which task files loaded and how often each task ran
+            (a table on standard error); --coverage=FILE writes it as JSON to FILE.
+            Without it, a run in which no task produced a result, or some tasks
+            never ran, says so in one line.
+
+            --watch reloads a task file when it changes, between lines of a live
+            stream.
+
+            Examples:
+              anna run --events session.ndjson --module analytics
+              anna run --events session.ndjson --tasks analytics/task --meta
+              anna run --events session.ndjson --module analytics --strict --coverage
+              anna run --events session.ndjson --module analytics --coverage=coverage.json
+              anna run --events session.ndjson --module analytics.bundle --allow-read .
+              tail -f session.ndjson | anna run --events - --module analytics --watch
+            """)
+
+    @OptionGroup var stream: StreamOptions
+    @OptionGroup var module: ModuleOptions
+
+    @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result.")
+    var meta = false
+
+    @Flag(help: "After the run, show which task files loaded and how often each task ran (--coverage=FILE: JSON to FILE).")
+    var coverage = false
+
+    @Option(name: .customLong("coverage-file"), help: ArgumentHelp(visibility: .private))
+    var coverageFile: String?
+
+    @Flag(help: "Reload a task file when it changes (checked between lines, at most every 0.2 s); for live streams.")
+    var watch = false
+
+    func run() throws {
+        let withMeta = meta
+        let (engine, summary) = try StreamReplay.replay(stream, through: module, configure: configureEngine) { result in
+            printOutput(withMeta ? Self.metaLine(for: result) : result.value.jsonText)
+        }
+        var notes: [String] = []
+        if coverage || coverageFile != nil {
+            try CoverageOutput.write(engine: engine, to: coverageFile)
+        } else if let note = CoverageOutput.unusedTasksNote(engine: engine, summary: summary) {
+            notes.append(note)
+        }
+        try StreamReplay.finish(summary, strict: stream.strict, notes: notes)
+    }
+
+    /// `--watch` in the engine's configuration.
+    private func configureEngine(_ configuration: inout AnalyticsEngine.Configuration) {
+        configuration.watchTasks = watch
+    }
+
+    static func metaLine(for result: AnalyticsResult) -> String {
+        let fields: OrderedDictionary<String, JSONValue> = [
+            "result": result.value,
+            "task": result.meta.map { .string($0.task) } ?? .null,
+            "path": result.meta.map { .string($0.path) } ?? .null,
+            "event": result.meta.map { .string($0.event) } ?? .null,
+        ]
+        return JSONValue.object(fields).jsonText
+    }
+}

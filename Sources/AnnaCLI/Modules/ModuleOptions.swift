@@ -1,0 +1,147 @@
+import Anna
+import ArgumentParser
+import CoreJS
+import Foundation
+
+/// Which analytics code to run: a whole module, or a task folder on the bundled core.
+struct ModuleOptions: ParsableArguments {
+    @Option(
+        name: .customLong("module"),
+        help: ArgumentHelp(
+            "An analytics module folder (its index.js exports the constructor); any core that follows the module protocol.", valueName: "dir"))
+    var modulePath: String?
+
+    @Option(name: .customLong("tasks"), help: ArgumentHelp("A task folder, run with the bundled core.", valueName: "dir"))
+    var tasksPath: String?
+
+    @Flag(help: "Debug mode: task files are re-required on every load.")
+    var debug = false
+
+    @Option(name: .customLong("time-limit"), help: ArgumentHelp("Seconds one call into JavaScript may run.", valueName: "seconds"))
+    var timeLimit: Double = 2
+
+    @Option(
+        name: .customLong("allow-read"),
+        help: ArgumentHelp(
+            "Let modules read below this folder too (repeatable); by default only the module's folder and the core are readable.",
+            valueName: "dir"))
+    var allowRead: [String] = []
+
+    func validate() throws {
+        guard (modulePath == nil) != (tasksPath == nil) else {
+            throw ValidationError("Give exactly one of --module DIR and --tasks DIR.")
+        }
+        guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive.") }
+    }
+
+    /// The folder given, made absolute.
+    var folder: URL {
+        URL(fileURLWithPath: modulePath ?? tasksPath ?? ".").standardizedFileURL
+    }
+
+    /// Whether `--tasks` was given.
+    var isTaskFolder: Bool { tasksPath != nil }
+
+    /// The `--allow-read` folders, made absolute.
+    var allowedRoots: [URL] {
+        allowRead.map { URL(fileURLWithPath: $0).standardizedFileURL }
+    }
+
+    /// The engine configuration; exits with 66 when the folder is missing or is the other
+    /// kind of folder (a module given to `--tasks`, a task folder given to `--module`).
+    func engineConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
+        if isTaskFolder {
+            let tasks = try taskFolder()
+            return .init(
+                moduleURL: TaskFolderModule.entryURL(in: tasks), debug: debug, additionalAllowedRoots: allowedRoots,
+                executionTimeLimit: timeLimit, fileAccess: TaskFolderModule(taskFolder: tasks.path), console: console)
+        }
+        let files = LocalFileAccess()
+        guard files.fileExists(atPath: folder.path) else {
+            printError("anna: no such module: \(folder.path)")
+            throw ExitCodes.noInput
+        }
+        if files.isDirectory(atPath: folder.path), !files.fileExists(atPath: folder.path + "/index.js"),
+            !files.fileExists(atPath: folder.path + "/package.json")
+        {
+            printError(
+                "anna: \(folder.path) is not an analytics module: it has no index.js (a module's index.js exports "
+                    + "require('anna').configured({ task: __dirname + '/task' })); use --tasks \(folder.path) to run a task folder")
+            throw ExitCodes.noInput
+        }
+        return .init(
+            moduleURL: folder, debug: debug, additionalAllowedRoots: allowedRoots, executionTimeLimit: timeLimit, console: console)
+    }
+
+    /// The task folder: the `--tasks` folder, or `task` in the `--module` folder (the layout
+    /// of analytics modules); exits with 66 when it is missing or not a folder, or when a
+    /// `--tasks` folder is a module folder.
+    func taskFolder() throws -> URL {
+        let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
+        try Self.requireTaskFolder(tasks.path)
+        let files = LocalFileAccess()
+        if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js"), files.isDirectory(atPath: tasks.path + "/task") {
+            printError(
+                "anna: \(tasks.path) is an analytics module (index.js and task/), not a task folder; "
+                    + "use --module \(tasks.path), or --tasks \(tasks.path)/task")
+            throw ExitCodes.noInput
+        }
+        return tasks
+    }
+
+    /// Exits with 66 when `path` is missing or not a folder.
+    static func requireTaskFolder(_ path: String) throws {
+        let files = LocalFileAccess()
+        guard files.fileExists(atPath: path) else {
+            printError("anna: no such task folder: \(path)")
+            throw ExitCodes.noInput
+        }
+        guard files.isDirectory(atPath: path) else {
+            printError("anna: not a folder: \(path)")
+            throw ExitCodes.noInput
+        }
+    }
+
+    /// Loads the engine; exits with 66 naming the module when it cannot be loaded, with a
+    /// hint when the cause is a common mistake (a file outside the readable folders, a task
+    /// folder given as a module).
+    func loadEngine(
+        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
+        onResult: @escaping (AnalyticsResult) -> Void
+    ) throws -> AnalyticsEngine {
+        var configuration = try engineConfiguration(console: console)
+        configure(&configuration)
+        do {
+            return try AnalyticsEngine(configuration: configuration, onResult: onResult)
+        } catch let error as AnalyticsError {
+            printError("anna: \(error)")
+            if let hint = hint(for: error) { printError("anna: \(hint)") }
+            throw ExitCodes.noInput
+        }
+    }
+
+    /// What to do about `error`, when it is a mistake with a known remedy.
+    func hint(for error: AnalyticsError) -> String? {
+        guard let exception = error.exception else { return nil }
+        if let hint = Self.accessHint(for: exception) { return hint }
+        if !isTaskFolder, exception.name == "ReferenceError", exception.message.contains("match") {
+            return "\(folder.path) looks like a task folder (its index.js calls match()); use --tasks \(folder.path)"
+        }
+        return nil
+    }
+
+    /// `add --allow-read DIR …` when `exception` is the runtime refusing a file outside the
+    /// readable folders (its message names the path).
+    static func accessHint(for exception: JavaScriptException) -> String? {
+        guard exception.thrownValue["code"]?.stringValue == "ERR_ACCESS_DENIED" || exception.message.contains("Access denied: module")
+        else { return nil }
+        var folder = "DIR"
+        if let start = exception.message.range(of: "resolves to '"),
+            let end = exception.message.range(of: "', outside", range: start.upperBound..<exception.message.endIndex)
+        {
+            let path = String(exception.message[start.upperBound..<end.lowerBound])
+            folder = LocalFileAccess().isDirectory(atPath: path) ? path : ModulePath.directory(of: path)
+        }
+        return "modules may read only below the module's folder and the core; add --allow-read \(folder) to let them read there"
+    }
+}

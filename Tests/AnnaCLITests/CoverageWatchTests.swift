@@ -1,0 +1,169 @@
+// Coverage, --watch and task locations through the built binary (the core's coverage(),
+// reloadTaskFile() and runningTask() under the library's Coverage, watchTasks and TaskFailure).
+import Anna
+import AnnaTestSupport
+import Foundation
+import Testing
+
+extension AnnaProcess.Output {
+    /// Standard error without the note about tasks that never ran (which a run prints
+    /// whenever its session leaves a task unused, as the shop session does).
+    var stderrLinesWithoutNotes: [String] {
+        stderrLines.filter { !($0.hasPrefix("anna: ") && $0.hasSuffix("--coverage lists them")) }
+    }
+}
+
+@Suite("anna run --coverage and anna check --events", .timeLimit(.minutes(2)))
+struct CoverageTests {
+    @Test("--coverage prints a table of task files and task counts on standard error")
+    func table() throws {
+        let workspace = try Workspace.shop()
+        let output = try AnnaProcess.run(
+            ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--coverage"])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines.count == 2)
+        #expect(output.stderrLines.first == "index.js: loaded")
+        #expect(output.stderrLines.contains("  1:\t/home/ana-appeared\t1 match"))
+        #expect(output.stderrLines.contains("  3:\tlist/item/explode\t0 matches  never fired"))
+        #expect(output.stderrLines.last == "4 tasks (2 never fired), 1 task file (0 never loaded), 0 namespaces without a task file")
+    }
+
+    @Test("--coverage=FILE writes the coverage as JSON")
+    func json() throws {
+        let workspace = try Workspace.shop()
+        let output = try AnnaProcess.run([
+            "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
+            "--coverage=\(workspace.file("coverage.json"))",
+        ])
+        #expect(output.status == 0)
+        #expect(output.stderr == "")
+        let coverage = try JSONDecoder().decode(Coverage.self, from: Data(try workspace.read("coverage.json").utf8))
+        #expect(coverage.tasks.map(\.task) == ["/home/ana-appeared", "list/item/did-select", "list/item/explode", "log"])
+        #expect(coverage.tasks.map(\.matches) == [1, 1, 0, 0])
+        #expect(coverage.files.map(\.status) == [.loaded])
+    }
+
+    @Test("without --coverage, tasks that never ran are named in one line")
+    func neverRanNote() throws {
+        let workspace = try Workspace.shop()
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        #expect(output.status == 0)
+        #expect(
+            output.stderrLines.first?.hasPrefix("anna: 2 of 4 tasks never ran ('list/item/explode' at \(workspace.file("module/task/index.js")):3")
+                == true)
+        #expect(output.stderrLines.first?.hasSuffix(" and 1 more); --coverage lists them") == true)
+        #expect(output.stderrLines.count == 1)
+    }
+
+    @Test("a core without coverage() says so, and the run goes on")
+    func coreWithoutCoverage() throws {
+        let workspace = try Workspace([
+            "s.ndjson": """
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"register","id":2,"parent":1,"name":"master"}
+            {"op":"appear","id":2}
+
+            """
+        ])
+        let output = try AnnaProcess.run([
+            "run", "--events", workspace.file("s.ndjson"), "--module", RepositoryFixtures.protocolModule.path,
+            "--allow-read", RepositoryFixtures.folder.path, "--coverage",
+        ])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == [#"{"action":"appeared","path":"/master"}"#])
+        #expect(output.stderrLines == ["anna: no coverage: reading the coverage failed: type mismatch: the module's core has no coverage()"])
+    }
+
+    @Test("check --events replays the stream and prints the coverage after the patterns")
+    func checkEvents() throws {
+        let workspace = try Workspace.shop()
+        let output = try AnnaProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines.first == "index.js")
+        #expect(output.stdoutLines.contains("4 files, 4 patterns, 0 problems") || output.stdoutLines.contains("1 files, 4 patterns, 0 problems"))
+        #expect(output.stdoutLines.contains("index.js: loaded"))
+        #expect(output.stdoutLines.last == "4 tasks (2 never fired), 1 task file (0 never loaded), 0 namespaces without a task file")
+    }
+}
+
+@Suite("anna run: task locations, --watch", .timeLimit(.minutes(2)))
+struct LocationWatchTests {
+    @Test("a failed task's line names the task's file:line")
+    func failureLocation() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("x.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode"}"# + "\n")
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
+        let taskFile = workspace.file("module/task/index.js")
+        let line = output.stderrLines.first ?? ""
+        // The task's line is the match() call's; its column is the core's to choose.
+        #expect(line.hasPrefix("\(workspace.file("x.ndjson")):10: error: task 'list/item/explode' (\(taskFile):3:"))
+        #expect(line.contains(") on '/home/list/item' (explode): boom"))
+    }
+
+    @Test("a stop at the time limit names the task that was running")
+    func timeLimitNamesTask() throws {
+        let workspace = try Workspace([
+            "tasks/index.js": "match('spin', () => { for (;;) {} });\n",
+            "s.ndjson": """
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"event","id":1,"name":"spin"}
+
+            """,
+        ])
+        let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"])
+        let taskFile = LocalPath.real(workspace.file("tasks/index.js"))
+        let line = output.stderrLines.first ?? ""
+        #expect(
+            line.hasPrefix(
+                "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' (\(taskFile):1:"
+            ))
+        #expect(line.hasSuffix(") on '' (spin) ran longer than 0.2 s and was stopped"))
+    }
+
+    @Test("--watch reloads a task file changed while standard input streams")
+    func watch() throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'old');\n")
+        let process = Process()
+        process.executableURL = AnnaProcess.executable
+        process.arguments = ["run", "--events", "-", "--module", workspace.file("module"), "--watch"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var received = Data()
+        /// Sends `lines`, then waits for the next result line.
+        func send(_ lines: String) -> String? {
+            input.fileHandleForWriting.write(Data(lines.utf8))
+            while true {
+                if let end = received.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: received[..<end], as: UTF8.self)
+                    received.removeSubrange(...end)
+                    return line
+                }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return nil }
+                received.append(chunk)
+            }
+        }
+        let select = #"{"op":"event","id":3,"name":"did-select"}"# + "\n"
+        #expect(send(try workspace.read("session.ndjson")) == #""old""#)
+        try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'new');\n")
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: workspace.file("module/task/index.js"))
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(send(select) == #""new""#)
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
+
+/// Paths as the runtime names them (symbolic links resolved: `/tmp` may be a link).
+enum LocalPath {
+    static func real(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+}

@@ -1,0 +1,61 @@
+import AnnaTestSupport
+import Foundation
+import Testing
+
+/// `make install` into a temporary PREFIX. It builds the release binary apart (minutes on a
+/// cold build), so it runs only when `ANNA_TEST_INSTALL=1` is set:
+/// `ANNA_TEST_INSTALL=1 swift test --filter InstallTests`.
+@Suite("make install", .timeLimit(.minutes(20)))
+struct InstallTests {
+    /// The repository: three levels above this file (`Tests/AnnaCLITests/InstallTests.swift`).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(
+        "the installed anna runs from PREFIX/bin with its own resource bundles",
+        .enabled(if: ProcessInfo.processInfo.environment["ANNA_TEST_INSTALL"] == "1"))
+    func install() throws {
+        let prefix = try TemporaryFolder()
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // `swift test` holds .build: the release build goes to a scratch folder of its own,
+        // kept between runs so that a second run is quick.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("anna-install-test-build").path
+        make.arguments = [
+            "make", "-C", Self.repository.path, "install", "PREFIX=\(prefix.path)", "INSTALL_BUILD_FLAGS=--scratch-path \(scratch)",
+        ]
+        make.standardOutput = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0)
+        let anna = prefix.file("bin/anna")
+        let version = try Self.run(anna, ["--version"])
+        #expect(version.stdout == "0.4.0\n")
+        let demo = RepositoryFixtures.demo
+        let results = try Self.run(
+            anna, ["run", "--events", demo.appendingPathComponent("session.ndjson").path, "--module", demo.appendingPathComponent("module").path])
+        #expect(results.status == 0)
+        #expect(results.stdout == (try String(contentsOf: demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)))
+        // The core it names among the readable folders is the one installed beside it.
+        let workspace = try TemporaryFolder(["m/index.js": "require('../elsewhere');\n", "elsewhere.js": "", "s.ndjson": ""])
+        let refused = try Self.run(anna, ["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("m")])
+        #expect(refused.stderr.contains("\(prefix.path)/bin/Anna_Anna.resources/anna"))
+    }
+
+    /// Runs `executable` from the prefix's folder (not the build's), returning status and output.
+    static func run(_ executable: String, _ arguments: [String]) throws -> AnnaProcess.Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return AnnaProcess.Output(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
+    }
+}
