@@ -117,7 +117,7 @@ struct LocationWatchTests {
             line.hasPrefix(
                 "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' (\(taskFile):1:"
             ))
-        #expect(line.hasSuffix(") on '' (spin) ran longer than 0.2 s and was stopped"))
+        #expect(line.hasSuffix(") on the root (spin) ran longer than 0.2 s and was stopped"))
     }
 
     @Test("--watch reloads a task file changed while standard input streams")

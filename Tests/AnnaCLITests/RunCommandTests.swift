@@ -220,7 +220,7 @@ struct RunCommandMoreTests {
         #expect(output.stdoutLines == [#""after""#])
         #expect(
             output.stderrLines.first.map(withoutTaskLocations)
-                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' on '' (spin) ran longer than 0.2 s and was stopped"
+                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' on the root (spin) ran longer than 0.2 s and was stopped"
         )
     }
 
