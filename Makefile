@@ -34,9 +34,10 @@ run: build
 	@echo "== anna trace: checking the session against $(DEMO)/session.trace.json =="
 	$(SWIFT) run --skip-build anna trace --events $(DEMO)/session.ndjson --module $(DEMO)/module --expect $(DEMO)/session.trace.json
 
-## Every test, after the lint (so CI checks the formatting too).
+## Every test, after the lint (so CI checks the formatting too), `make install` included
+## (ANNA_TEST_INSTALL=1: a release build apart, under a minute once cached).
 test: setup lint
-	$(SWIFT) test
+	ANNA_TEST_INSTALL=1 $(SWIFT) test
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 

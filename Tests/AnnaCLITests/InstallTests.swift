@@ -2,8 +2,8 @@ import AnnaTestSupport
 import Foundation
 import Testing
 
-/// `make install` into a temporary PREFIX. It builds the release binary apart (minutes on a
-/// cold build), so it runs only when `ANNA_TEST_INSTALL=1` is set:
+/// `make install` into a temporary PREFIX. It builds the release binary apart (about a minute
+/// cold), so it runs when `ANNA_TEST_INSTALL=1` is set, as `make test` does:
 /// `ANNA_TEST_INSTALL=1 swift test --filter InstallTests`.
 @Suite("make install", .timeLimit(.minutes(20)))
 struct InstallTests {
