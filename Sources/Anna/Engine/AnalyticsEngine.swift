@@ -36,12 +36,12 @@ public final class AnalyticsEngine {
     private(set) var garbageCollections = 0
 
     private let output: (EngineOutput) -> Void
-    private let manager: JavaScriptValue
+    let manager: JavaScriptValue
     private let bridge: ModuleBridge
     /// Encodes the operations given to ``apply(_:onError:)``.
     private var encoder = OperationEncoder()
     private var encoderTable = StringTableMirror()
-    private var taskFileWatch = TaskFileWatch()
+    var taskFileWatch = TaskFileWatch()
 
     /// Loads the module and constructs its manager.
     /// - Parameter onResult: called synchronously, on the calling thread, for each result.
@@ -179,62 +179,8 @@ public final class AnalyticsEngine {
         try call("logSnapshot", [], describing: "logging a snapshot")
     }
 
-    /// Which tasks ran how often, which task files loaded, which namespaces had none.
-    /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the module's core
-    ///   has no `coverage()` (cores older than the bundled one).
-    public func coverage() throws -> Coverage {
-        let operation = "reading the coverage"
-        guard try manager.property("coverage").isFunction else {
-            throw AnalyticsError.operationFailed(operation: operation, .typeMismatch("the module's core has no coverage()"))
-        }
-        return Coverage(core: try call("coverage", [], describing: operation).toJSON())
-    }
-
-    /// Reloads the task files that changed since they were last seen (see
-    /// ``RuntimeConfiguration/watchTasks``); a file that fails to reload is reported.
-    private func reloadChangedTaskFiles(onError: (AnalyticsError) -> Void) {
-        guard taskFileWatch.isDue(), let files = taskFiles(onError: onError) else { return }
-        for file in taskFileWatch.changed(among: files) {
-            do {
-                try call("reloadTaskFile", [.string(file)], describing: "reloading the changed task file \(file)")
-            } catch {
-                onError(error as? AnalyticsError ?? .operationFailed(operation: "reloading \(file)", ModuleBridge.javaScriptError(error)))
-            }
-        }
-    }
-
-    /// Remembers the task files loaded by the last batch as they are now, so that a change
-    /// made before the next look counts.
-    private func noteNewTaskFiles(onError: (AnalyticsError) -> Void) {
-        guard let files = taskFiles(onError: onError) else { return }
-        taskFileWatch.note(files)
-    }
-
-    /// The task files the core tried, or `nil` (an older core has none; a failure is reported).
-    private func taskFiles(onError: (AnalyticsError) -> Void) -> [String]? {
-        do {
-            guard try manager.property("taskFiles").isFunction else { return nil }
-            return (try call("taskFiles", [], describing: "listing the task files").toJSON().arrayValue ?? []).compactMap(\.stringValue)
-        } catch {
-            onError(error as? AnalyticsError ?? .operationFailed(operation: "listing the task files", ModuleBridge.javaScriptError(error)))
-            return nil
-        }
-    }
-
-    /// `task 'p' (file:line:column) on '/path' (event)` of the task the core is running, when it says.
-    private func runningTask() -> String? {
-        guard let method = try? manager.property("runningTask"), method.isFunction,
-            let running = try? method.call([JSONValue](), this: manager).toJSON(), let task = running["task"]?.stringValue
-        else { return nil }  // an older core, or none running: the message names the operation
-        var text = "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
-        if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue {
-            text += " on \(TaskLocation.describeNode(path)) (\(event))"
-        }
-        return text
-    }
-
     @discardableResult
-    private func call(_ method: String, _ arguments: [JSONValue], describing operation: String) throws -> JavaScriptValue {
+    func call(_ method: String, _ arguments: [JSONValue], describing operation: String) throws -> JavaScriptValue {
         do {
             return try manager.property(method).call(arguments, this: manager, operation: operation)
         } catch let error as JavaScriptError {
@@ -266,7 +212,7 @@ public final class AnalyticsEngine {
         deliver(outcome, of: range, operation: operation, onError: onError)
         if let stop = outcome.stop {
             let position = min(range.lowerBound + outcome.finished, range.upperBound - 1)
-            onError(position, Self.failure(of: operation(position), stop, runningTask: runningTask()))
+            onError(position, AnalyticsError.failure(of: operation(position), stop, runningTask: runningTask()))
             batchSize = 1
             return position + 1
         }
@@ -293,7 +239,7 @@ public final class AnalyticsEngine {
         _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, operation: (Int) -> ModuleOperation,
         onError: (Int, AnalyticsError) -> Void
     ) {
-        let errors = outcome.errors.map { ($0.offset, Self.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
+        let errors = outcome.errors.map { ($0.offset, AnalyticsError.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
         if errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil {
             if outcome.results.text.count > 2 { output(.results(outcome.results)) }  // "[]" holds nothing
             return
@@ -314,46 +260,5 @@ public final class AnalyticsEngine {
             let last = batch.lowerBound + outcome.finished - 1
             onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
         }
-    }
-
-    /// The error an operation failed with: failed tasks, a result warning, the time limit
-    /// (naming `runningTask`, the task that was running, when the core says), or the
-    /// operation itself.
-    static func failure(of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil) -> AnalyticsError {
-        switch error {
-        case .executionTimeLimitExceeded(_, let limit):
-            let stopped = runningTask ?? operation.summary
-            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
-        default:
-            if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
-            if let warning = resultWarning(in: error) { return .resultWarning(warning) }
-            return .operationFailed(operation: operation.summary, error)
-        }
-    }
-
-    /// The core reports failed tasks as one `TaskError` whose `errors` lists each failure.
-    static func taskFailures(in error: JavaScriptError) -> [TaskFailure]? {
-        guard let exception = error.exception, exception.name == "TaskError",
-            let entries = exception.thrownValue["errors"]?.arrayValue
-        else { return nil }
-        return entries.map { entry in
-            TaskFailure(
-                task: entry["task"]?.stringValue ?? "", path: entry["path"]?.stringValue ?? "",
-                event: entry["event"]?.stringValue ?? "", message: entry["message"]?.stringValue ?? "",
-                stack: entry["stack"]?.stringValue, location: TaskLocation(fields: entry),
-                errorLocation: TaskLocation(fields: entry, prefix: "error")?.description)
-        }
-    }
-
-    /// A `ResultWarning` the core reported through `config.report`.
-    static func resultWarning(in error: JavaScriptError) -> ResultWarning? {
-        guard let exception = error.exception, exception.name == "ResultWarning" else { return nil }
-        let fields = exception.thrownValue
-        // On an error object, `line` and `column` are the error's own place: the core sets
-        // them to the task's, and they are read as the exception's.
-        let location = fields["file"]?.stringValue.map { TaskLocation(file: $0, line: exception.line, column: exception.column) }
-        return ResultWarning(
-            task: fields["task"]?.stringValue ?? "", path: fields["path"]?.stringValue ?? "",
-            event: fields["event"]?.stringValue ?? "", location: location, message: exception.message)
     }
 }

@@ -1,0 +1,44 @@
+import CoreJS
+
+extension AnalyticsError {
+    /// The error an operation failed with: failed tasks, a result warning, the time limit
+    /// (naming `runningTask`, the task that was running, when the core says), or the
+    /// operation itself.
+    static func failure(of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil) -> AnalyticsError {
+        switch error {
+        case .executionTimeLimitExceeded(_, let limit):
+            let stopped = runningTask ?? operation.summary
+            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
+        default:
+            if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
+            if let warning = resultWarning(in: error) { return .resultWarning(warning) }
+            return .operationFailed(operation: operation.summary, error)
+        }
+    }
+
+    /// The core reports failed tasks as one `TaskError` whose `errors` lists each failure.
+    static func taskFailures(in error: JavaScriptError) -> [TaskFailure]? {
+        guard let exception = error.exception, exception.name == "TaskError",
+            let entries = exception.thrownValue["errors"]?.arrayValue
+        else { return nil }
+        return entries.map { entry in
+            TaskFailure(
+                task: entry["task"]?.stringValue ?? "", path: entry["path"]?.stringValue ?? "",
+                event: entry["event"]?.stringValue ?? "", message: entry["message"]?.stringValue ?? "",
+                stack: entry["stack"]?.stringValue, location: TaskLocation(fields: entry),
+                errorLocation: TaskLocation(fields: entry, prefix: "error")?.description)
+        }
+    }
+
+    /// A `ResultWarning` the core reported through `config.report`.
+    static func resultWarning(in error: JavaScriptError) -> ResultWarning? {
+        guard let exception = error.exception, exception.name == "ResultWarning" else { return nil }
+        let fields = exception.thrownValue
+        // On an error object, `line` and `column` are the error's own place: the core sets
+        // them to the task's, and they are read as the exception's.
+        let location = fields["file"]?.stringValue.map { TaskLocation(file: $0, line: exception.line, column: exception.column) }
+        return ResultWarning(
+            task: fields["task"]?.stringValue ?? "", path: fields["path"]?.stringValue ?? "",
+            event: fields["event"]?.stringValue ?? "", location: location, message: exception.message)
+    }
+}
