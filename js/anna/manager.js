@@ -35,7 +35,8 @@ class Manager {
     this._report = typeof options.report === 'function' ? options.report : null;
     // The task whose function runs now and its meta (see runningTask()), else null.
     this._runningTask = null;
-    this._runningMeta = null;
+    this._runningList = []; // the tasks of the event being recorded, and their metas
+    this._runningMetas = [];
     this._namespaces = new Map(); // namespace -> relative task file, for coverage()
     this._tree = new NodeTree();
     this._tasks = new TaskRegistry();
@@ -112,6 +113,8 @@ class Manager {
     node._record(name, props, this._now());
 
     const { tasks, metas } = this._tasks.tasksFor(node, name);
+    this._runningList = tasks; // runningTask() finds the meta of the task by its place here
+    this._runningMetas = metas;
     let failures = null;
     for (let i = 0; i < tasks.length; i += 1) {
       const task = tasks[i];
@@ -120,7 +123,6 @@ class Manager {
       task.matches += 1;
       // Left set when the host's time limit stops the function, so runningTask() names it.
       this._runningTask = task;
-      this._runningMeta = metas[i];
       try {
         result = fn(node);
       } catch (error) {
@@ -134,7 +136,14 @@ class Manager {
       if (result === undefined) continue;
       const type = typeof result;
       if ((type === 'object' && result !== null) || type === 'function' || type === 'symbol') {
-        result = this._sendable(result, task, metas[i]);
+        try {
+          result = this._sendable(result, task, metas[i]); // reads members: getters and proxies run
+        } catch (error) {
+          task.failures += 1;
+          if (failures === null) failures = [];
+          failures.push(this._failure(task, metas[i], error));
+          continue;
+        }
         if (result === undefined) continue;
       }
       this._receive(result, metas[i]);
@@ -150,7 +159,7 @@ class Manager {
   runningTask() {
     const task = this._runningTask;
     if (task === null) return null;
-    const meta = this._runningMeta;
+    const meta = this._runningMetas[this._runningList.indexOf(task)];
     return { task: task.text, file: task.file, line: task.line, column: task.column, path: meta.path, event: meta.event };
   }
 
@@ -163,9 +172,18 @@ class Manager {
    */
   coverage() {
     const loader = this._loader;
+    // A match() call with several patterns runs once per event, counted on the pattern that
+    // accepted it: each of its patterns shows the call's counts.
+    const byCall = new Map();
+    for (const task of loader.tasks()) {
+      const counts = byCall.get(task.group) || { matches: 0, failures: 0 };
+      counts.matches += task.matches;
+      counts.failures += task.failures;
+      byCall.set(task.group, counts);
+    }
     const tasks = loader.tasks().map((task) => ({
       task: task.text, file: task.file, line: task.line, column: task.column,
-      matches: task.matches, failures: task.failures,
+      matches: byCall.get(task.group).matches, failures: byCall.get(task.group).failures,
     }));
     const namespaces = [];
     for (const [namespace, relative] of this._namespaces) {
@@ -176,7 +194,10 @@ class Manager {
         hasTaskFile: status === undefined ? fileExists(loader.fileFor(relative)) : status !== 'missing',
       });
     }
-    return { taskFolder: loader.directory, tasks, files: loader.triedFiles(), namespaces };
+    // Every module loaded from the task folder (task files and the helpers they required), so
+    // that a helper does not count as a task file never loaded.
+    const modules = Object.keys(require.cache).filter((file) => isInside(file, loader.directory));
+    return { taskFolder: loader.directory, tasks, files: loader.triedFiles(), namespaces, modules };
   }
 
   /**
@@ -266,7 +287,8 @@ class Manager {
       this._report(new ResultWarning(`Task '${meta.task}' (${where}) returned a ${found.kind}${at}: ` +
         'functions and symbols cannot be sent; it was dropped.', {
         task: meta.task, path: meta.path, event: meta.event,
-        file: task.file, line: task.line, column: task.column,
+        // Not `line`/`column`: on an error object those are where the error was made.
+        location: { file: task.file, line: task.line, column: task.column },
       }));
     }
     return withoutUnsendable(result);

@@ -1,15 +1,15 @@
 'use strict';
 // Results go to the host as JSON-like data, where functions and symbols cannot go. Before a
-// result is sent, `unsendableIn` looks for one (the common clean result costs one walk and
-// allocates nothing) and `withoutUnsendable` makes a copy without them (only when one was
-// found): left out of objects, `null` in arrays, as JSON.stringify does.
+// result is sent, `unsendableIn` looks for one (the common clean result costs one walk; the
+// only allocation is each object's key list) and `withoutUnsendable` makes a copy without
+// them (only when one was found): left out of objects, `null` in arrays, as JSON.stringify does.
 //
 // Objects with a `toJSON` method (Node, Event, Date; Map, Set and Error once the host gave
 // them one) speak for themselves and are not entered, nor are typed arrays; only own
 // enumerable keys are walked (JSON's). A value met again inside itself (a cycle) is not
 // entered again.
 
-/** The objects being walked, outermost first: reused, so a walk allocates nothing. */
+/** The objects being walked, outermost first: reused from walk to walk. */
 const ancestors = [];
 
 const PLAIN = Object.prototype;

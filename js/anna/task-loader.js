@@ -158,6 +158,7 @@ class TaskLoader {
       throw error;
     }
     tried.status = 'loaded';
+    if (previous !== undefined) keepCounts(previous, tasks);
     this._files.set(relative, tasks);
     this._sink.add(tasks);
   }
@@ -194,6 +195,22 @@ class TaskLoader {
       open = false;
     }
     return tasks;
+  }
+}
+
+/**
+ * A reloaded file's tasks keep the counts (and the warned flag) of the tasks they replace:
+ * the same pattern at the same place. Coverage then counts across debug and watch reloads.
+ */
+function keepCounts(previous, tasks) {
+  const key = (task) => `${task.line}:${task.column}:${task.text}`;
+  const before = new Map(previous.map((task) => [key(task), task]));
+  for (const task of tasks) {
+    const old = before.get(key(task));
+    if (old === undefined) continue;
+    task.matches = old.matches;
+    task.failures = old.failures;
+    task.warned = old.warned;
   }
 }
 
@@ -243,11 +260,8 @@ function checkTaskFile(file) {
   const patterns = [];
   const problems = [];
   const lineOf = (stack) => {
-    for (const entry of String(stack || '').split('\n')) {
-      const at = entry.lastIndexOf(file + ':');
-      if (at !== -1) return parseInt(entry.slice(at + file.length + 1), 10);
-    }
-    return null;
+    const frame = firstFrame(stack, (url) => url === file);
+    return frame === null ? null : frame.line;
   };
   const report = (line, error) => problems.push({
     line,

@@ -64,26 +64,8 @@ public final class AnalyticsEngine {
         self.configuration = configuration
         self.output = output
         let modulePath = configuration.moduleURL.standardizedFileURL.path
-        let moduleFolder =
-            configuration.fileAccess.isDirectory(atPath: modulePath)
-            ? modulePath : ModulePath.directory(of: modulePath)
-        runtime = try configuration.runtime.makeRuntime(confinedTo: moduleFolder)
-        let constructor: JavaScriptValue
-        do {
-            constructor = try runtime.load(entry: modulePath)
-        } catch let error as JavaScriptError {
-            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
-        } catch let error as ModuleError {  // the entry itself cannot be found (a folder without index.js)
-            throw AnalyticsError.moduleLoadFailed(
-                module: modulePath,
-                .exception(
-                    JavaScriptException(
-                        name: error.javaScriptName, message: error.javaScriptMessage,
-                        thrownValue: .object(.init(uniqueKeysWithValues: error.javaScriptProperties.sorted { $0.key < $1.key })))))
-        }
-        guard constructor.isFunction else {
-            throw AnalyticsError.moduleNotConstructor(module: modulePath, found: constructor.toString())
-        }
+        runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
+        let constructor = try ModuleEntry.loadConstructor(at: modulePath, in: runtime)
         do {
             bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug)
             let operation = "constructing the manager of \(modulePath)"

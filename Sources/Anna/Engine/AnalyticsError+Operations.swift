@@ -34,11 +34,9 @@ extension AnalyticsError {
     static func resultWarning(in error: JavaScriptError) -> ResultWarning? {
         guard let exception = error.exception, exception.name == "ResultWarning" else { return nil }
         let fields = exception.thrownValue
-        // On an error object, `line` and `column` are the error's own place: the core sets
-        // them to the task's, and they are read as the exception's.
-        let location = fields["file"]?.stringValue.map { TaskLocation(file: $0, line: exception.line, column: exception.column) }
         return ResultWarning(
             task: fields["task"]?.stringValue ?? "", path: fields["path"]?.stringValue ?? "",
-            event: fields["event"]?.stringValue ?? "", location: location, message: exception.message)
+            event: fields["event"]?.stringValue ?? "", location: fields["location"].flatMap { TaskLocation(fields: $0) },
+            message: exception.message)
     }
 }

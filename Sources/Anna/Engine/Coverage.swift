@@ -132,20 +132,24 @@ public struct Coverage: Sendable, Equatable, Codable {
                 hasTaskFile: entry["hasTaskFile"]?.boolValue ?? false)
         }
         if let taskFolder {
-            let tried = Set(files.map(\.file))
-            for path in Self.taskFiles(under: taskFolder) where !tried.contains(path) {
+            // Files the core tried, and helpers its task files required, were loaded.
+            let loaded = Set(files.map(\.file) + (value["modules"]?.arrayValue ?? []).compactMap(\.stringValue))
+            for path in Self.taskFiles(under: taskFolder) where !loaded.contains(path) {
                 files.append(File(file: path, status: .neverLoaded, tasks: 0, error: nil))
             }
         }
     }
 
-    /// The `.js` files below `folder` outside `node_modules`, sorted.
-    static func taskFiles(under folder: String) -> [String] {
+    /// The `.js` files below `folder` on disk, outside `node_modules`, as absolute paths, sorted.
+    public static func taskFiles(under folder: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
         while let relative = enumerator.nextObject() as? String {
-            if relative.split(separator: "/").contains("node_modules") { continue }
-            if relative.hasSuffix(".js") { found.append(folder + "/" + relative) }
+            if (relative as NSString).lastPathComponent == "node_modules" {
+                enumerator.skipDescendants()
+            } else if relative.hasSuffix(".js") {
+                found.append(folder + "/" + relative)
+            }
         }
         return found.sorted()
     }

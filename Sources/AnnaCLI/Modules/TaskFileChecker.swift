@@ -28,36 +28,21 @@ struct TaskFileChecker {
 
     /// The folder the module is confined to, as the engine computes it.
     var moduleFolder: String {
-        runtime.fileAccess.isDirectory(atPath: modulePath) ? modulePath : ModulePath.directory(of: modulePath)
+        ModuleEntry.folder(of: modulePath, fileAccess: runtime.fileAccess)
     }
 
     /// Loads the module's entry as `anna run` does; returns its task folder when it says
     /// (`configured()` of the bundled core sets `taskDirectory`), `nil` otherwise.
     /// - Throws: ``AnalyticsError`` when the entry fails to load or exports no constructor.
     func loadModule() throws -> String? {
-        let javaScript = try runtime.makeRuntime(confinedTo: moduleFolder)
-        let constructor: JavaScriptValue
-        do {
-            constructor = try javaScript.load(entry: modulePath)
-        } catch let error as JavaScriptError {
-            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
-        }
-        guard constructor.isFunction else {
-            throw AnalyticsError.moduleNotConstructor(module: modulePath, found: constructor.toString())
-        }
+        let constructor = try ModuleEntry.loadConstructor(at: modulePath, in: try runtime.makeRuntime(confinedTo: moduleFolder))
         let folder = try? constructor.property("taskDirectory")
         return folder.flatMap { $0.isString ? $0.toString() : nil }
     }
 
     /// Every `.js` file below `taskFolder` (outside `node_modules`), as paths relative to it, sorted.
     static func taskFiles(in taskFolder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: taskFolder) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.split(separator: "/").contains("node_modules") { continue }
-            if relative.hasSuffix(".js") { files.append(relative) }
-        }
-        return files.sorted()
+        Coverage.taskFiles(under: taskFolder).map { String($0.dropFirst(taskFolder.count + 1)) }
     }
 
     /// Checks one file in a fresh runtime of the module with the bundled core's

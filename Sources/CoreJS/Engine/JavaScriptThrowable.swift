@@ -9,3 +9,12 @@ public protocol JavaScriptThrowable: Error {
     /// Extra properties set on the error object, e.g. `code`.
     var javaScriptProperties: [String: JSONValue] { get }
 }
+
+extension JavaScriptException {
+    /// The exception `throwable` would be once thrown into JavaScript and caught again.
+    public init(_ throwable: any JavaScriptThrowable) {
+        self.init(
+            name: throwable.javaScriptName, message: throwable.javaScriptMessage,
+            thrownValue: .object(.init(uniqueKeysWithValues: throwable.javaScriptProperties.sorted { $0.key < $1.key })))
+    }
+}

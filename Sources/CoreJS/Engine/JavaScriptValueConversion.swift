@@ -61,11 +61,24 @@ extension JavaScriptContext {
             defer { ancestors.removeLast() }
             if JSValueIsArray(contextRef, ref) { return .array(convertArray(object, ancestors: &ancestors)) }
             if JSValueIsDate(contextRef, ref) { return isoString(of: object) }
-            if isError(object) { return errorSummary(of: object, ancestors: &ancestors) }
+            if isError(object) { return errorSummary(of: object, ancestors: &ancestors) }  // its own fields, whatever toJSON says
+            if let replacement = toJSONResult(of: object) { return convert(replacement, ancestors: &ancestors) }
             return .object(convertObject(object, ancestors: &ancestors))
         default:  // undefined, symbol
             return nil
         }
+    }
+
+    /// What the object's own or inherited `toJSON` returns, as `JSON.stringify` would use it;
+    /// `nil` when it has none, when it throws, or when it returns the object itself.
+    private func toJSONResult(of object: JSObjectRef) -> JSValueRef? {
+        guard let method = propertyValue(contextRef, object, "toJSON"), let function = JSValueToObject(contextRef, method, nil),
+            JSObjectIsFunction(contextRef, function)
+        else { return nil }
+        var exception: JSValueRef?
+        let result = JSObjectCallAsFunction(contextRef, function, object, 0, nil, &exception)
+        guard exception == nil, let result, !JSValueIsStrictEqual(contextRef, result, object) else { return nil }
+        return result
     }
 
     private func convertArray(_ array: JSObjectRef, ancestors: inout [JSObjectRef]) -> [JSONValue] {

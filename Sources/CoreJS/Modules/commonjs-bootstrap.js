@@ -1,8 +1,8 @@
 (function (native) {
+  'use strict';
   // How far the function header shifts columns on a module's first line (see compileFunction),
   // for readers of stacks such as the core's task locations.
   Object.defineProperty(globalThis, Symbol.for('anna.firstLineShift'), { value: native.firstLineShift });
-  'use strict';
   const cache = Object.create(null);
 
   function directoryOf(path) {

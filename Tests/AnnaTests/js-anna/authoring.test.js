@@ -105,7 +105,7 @@ module.exports = {
     const runs = {};
     for (const t of coverage.tasks) runs[t.task] = [t.matches, t.failures];
     assert.deepEqual(runs, {
-      tap: [3, 0], 'cell/tap': [2, 0], 'row/tap': [0, 0], fail: [1, 1], misuse: [0, 0], 'helper-fail': [0, 0],
+      tap: [3, 0], 'cell/tap': [2, 0], 'row/tap': [2, 0], fail: [1, 1], misuse: [0, 0], 'helper-fail': [0, 0],
       fn: [0, 0], node: [0, 0], running: [0, 0], alpha: [0, 0],
     });
     assert.deepEqual(coverage.files, [
@@ -117,7 +117,21 @@ module.exports = {
       { namespace: 'Lib.Alpha', file: `${FOLDER}/Lib/Alpha.js`, hasTaskFile: true },
       { namespace: 'Lib.Missing', file: `${FOLDER}/Lib/Missing.js`, hasTaskFile: false },
     ]);
+    assert.deepEqual(coverage.modules.slice().sort(), [TASK, FORMAT, `${FOLDER}/Lib/Alpha.js`].sort(),
+      'every module loaded from the task folder: task files and the helper they required');
     assert.deepEqual(JSON.parse(JSON.stringify(coverage)), coverage, 'JSON-able');
+  },
+
+  'in debug mode, coverage counts across the reloads every registration makes'() {
+    const { manager } = located({ debug: true });
+    manager.recordEvent('tap', null, 2);
+    manager.registerNode(3, 1, 'other'); // reloads task/index.js
+    manager.recordEvent('tap', null, 2);
+    assert.throws(() => manager.recordEvent('fail', null, 2));
+    manager.registerNode(4, 1, 'more');
+    const runs = {};
+    for (const t of manager.coverage().tasks) runs[t.task] = [t.matches, t.failures];
+    assert.deepEqual([runs.tap, runs.fail], [[2, 0], [1, 1]]);
   },
 
   'coverage() lists a failed file with its error'() {
@@ -188,8 +202,8 @@ module.exports = {
     assert.ok(warning instanceof require('anna').AnnaError);
     assert.equal(warning.message, "Task 'fn' (task/index.js:9:6) returned a function at .onTap: " +
       'functions and symbols cannot be sent; it was dropped.');
-    assert.deepEqual([warning.task, warning.path, warning.event, warning.file, warning.line, warning.column],
-      ['fn', '/cell', 'fn', TASK, 9, 6]);
+    assert.deepEqual([warning.task, warning.path, warning.event, warning.location],
+      ['fn', '/cell', 'fn', { file: TASK, line: 9, column: 6 }]);
   },
 
   'a result that is a function is not sent; without config.report nothing is reported'() {
