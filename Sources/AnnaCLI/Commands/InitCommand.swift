@@ -37,7 +37,11 @@ struct InitCommand: ParsableCommand {
         }
         var written = ModuleScaffold.files
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
-        if let text = try? String(contentsOf: typings, encoding: .utf8) { written.append((ModuleScaffold.typingsPath, text)) }
+        do {
+            written.append((ModuleScaffold.typingsPath, try String(contentsOf: typings, encoding: .utf8)))
+        } catch {
+            printError("anna: warning: no typings written (cannot read \(typings.path): \(error.localizedDescription)); jsconfig.json points at them")
+        }
         for (name, text) in written {
             let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
             do {

@@ -25,6 +25,6 @@ enum ExitCodes {
           66  a missing file or folder, a module that cannot be loaded, or a
               module folder given to --tasks (a task folder to --module)
           73  a file cannot be written: anna init into a folder that is not empty,
-              --coverage=FILE
+              --coverage=FILE, --console FILE
         """
 }

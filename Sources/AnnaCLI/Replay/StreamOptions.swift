@@ -27,7 +27,7 @@ struct StreamOptions: ParsableArguments {
             let handle = FileHandle(forWritingAtPath: consolePath)
         else {
             printError("anna: cannot write console output to \(consolePath)")
-            throw ExitCodes.noInput
+            throw ExitCodes.cannotCreate
         }
         return Console(output: FileHandleOutputSink(handle))
     }

@@ -138,7 +138,9 @@ struct StreamReplay {
 
     /// Prints what was skipped, then `notes` (each as `anna: note`), then what failed, if
     /// anything (last, as the bottom line); turns a stop into exit 65 and, with `strict`, a core error into exit 1.
-    static func finish(_ summary: Summary, strict: Bool, notes: [String] = []) throws {
+    /// `strict`: errors fail the run (exit 1); `nil` for a command that fails on errors anyway
+    /// and has no `--strict` (`check --events`).
+    static func finish(_ summary: Summary, strict: Bool?, notes: [String] = []) throws {
         if summary.skippedLines > 0 {
             printError(
                 "anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, "
@@ -146,9 +148,13 @@ struct StreamReplay {
         }
         for note in notes { printError("anna: \(note)") }
         if summary.errors.total > 0 {
-            printError("anna: \(summary.errors.description); " + (strict ? "failing the run (--strict)" : "--strict makes them fail the run"))
+            switch strict {
+            case true?: printError("anna: \(summary.errors.description); failing the run (--strict)")
+            case false?: printError("anna: \(summary.errors.description); --strict makes them fail the run")
+            case nil: printError("anna: \(summary.errors.description)")
+            }
         }
         if summary.stopped { throw ExitCodes.malformedStream }
-        if strict && summary.errors.total > 0 { throw ExitCodes.failure }
+        if strict == true && summary.errors.total > 0 { throw ExitCodes.failure }
     }
 }

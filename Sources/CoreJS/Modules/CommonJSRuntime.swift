@@ -143,7 +143,11 @@ public final class CommonJSRuntime {
                 do {
                     return try runtime.context.compileFunction(parameters: Self.moduleParameters, body: body, sourceURL: path)
                 } catch let JavaScriptError.exception(exception) where exception.name == "SyntaxError" {
-                    guard let line = Self.moduleSyntaxLine(in: body) else { throw JavaScriptError.exception(exception) }
+                    // Only when the engine stumbled on the keyword: a real error elsewhere in a
+                    // file with an `import` line in a comment or a string keeps its own message.
+                    guard exception.message.contains("import") || exception.message.contains("export"),
+                        let line = Self.moduleSyntaxLine(in: body)
+                    else { throw JavaScriptError.exception(exception) }
                     throw JavaScriptError.exception(
                         JavaScriptException(
                             name: "SyntaxError", message: "ES modules are not supported; use require() (at \(path):\(line))",
