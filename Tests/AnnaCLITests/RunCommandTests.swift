@@ -218,9 +218,11 @@ struct RunCommandMoreTests {
         let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#""after""#])
+        // The stop names the task that was running, with its place.
+        let taskFile = LocalPath.real(workspace.file("tasks/index.js"))
         #expect(
-            output.stderrLines.first.map(withoutTaskLocations)
-                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' on the root (spin) ran longer than 0.2 s and was stopped"
+            output.stderrLines.first
+                == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' (\(taskFile):1:6) on the root (spin) ran longer than 0.2 s and was stopped"
         )
     }
 

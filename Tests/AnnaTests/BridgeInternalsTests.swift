@@ -142,6 +142,14 @@ struct BridgeInternalsTests {
         #expect(decoded.map(\.time) == (0..<cases.count).map { Double($0) })
     }
 
+    @Test("results text that does not parse is an error after the results read before it, never a silent loss")
+    func unparsableResults() {
+        let pending = PendingResults(text: Array(#"[0,-1,"first",1,-1,"sec"#.utf8), slowValues: [:], metas: [])
+        var values: [JSONValue] = []
+        #expect(throws: AnalyticsError.self) { try pending.forEachResult { values.append($1.value) } }
+        #expect(values == ["first"])
+    }
+
     @Test("the bridge's JavaScript half reads exactly the names of the wire table")
     func wireNamesAgree() throws {
         let bridge = try ModuleBridge(context: JavaScriptContext(), debug: false)

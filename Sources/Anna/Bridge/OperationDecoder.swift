@@ -72,7 +72,7 @@ struct OperationDecoder {
         let value = next()
         switch BridgeWire.IDKind(rawValue: kind) {
         case .plain: return NodeID(Int(value))
-        case .keyed: return (try? JSONValue(parsing: string(Int(value)))).flatMap(NodeID.init(json:))
+        case .keyed: return parsed(string(Int(value))).flatMap(NodeID.init(json:))
         case .absent, nil: return nil
         }
     }
@@ -100,7 +100,17 @@ struct OperationDecoder {
         case .true: return .bool(true)
         case .false: return .bool(false)
         case .null, nil: return .null
-        case .json: return (try? JSONValue(parsing: string())) ?? .null
+        case .json: return parsed(string()) ?? .null
+        }
+    }
+
+    /// JSON text the encoder wrote (a keyed ID, an array or object value); it always parses.
+    private func parsed(_ text: String) -> JSONValue? {
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            assertionFailure("the encoder wrote JSON that does not parse: \(error)")
+            return nil
         }
     }
 }

@@ -12,20 +12,30 @@ struct PendingResults: Sendable {
     let metas: [ResultMeta]
 
     /// Decodes the results and hands each to `body` with its operation's offset, in order.
-    func forEachResult(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) {
+    /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the text does not
+    ///   parse (the results after the fault are lost, and the caller reports it).
+    func forEachResult(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) throws(AnalyticsError) {
         var position = 0
         var operation = 0
         var metaID = -1
-        try? text.withUnsafeBufferPointer { bytes in
-            try JSONValue.forEachElement(ofArrayUTF8: bytes) { element in
-                defer { position += 1 }
-                switch position % 3 {
-                case 0: operation = Int(element.numberValue ?? 0)
-                case 1: metaID = Int(element.numberValue ?? -1)
-                default:
-                    let value = slowValues.isEmpty ? element : slowValues[position / 3] ?? element
-                    let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
-                    body(operation, AnalyticsResult(value: value, meta: meta))
+        do {
+            try decode()
+        } catch {
+            throw AnalyticsError.operationFailed(
+                operation: "reading a batch of results after \(position / 3) of them", .typeMismatch("\(error)"))
+        }
+        func decode() throws {
+            try text.withUnsafeBufferPointer { bytes in
+                try JSONValue.forEachElement(ofArrayUTF8: bytes) { element in
+                    defer { position += 1 }
+                    switch position % 3 {
+                    case 0: operation = Int(element.numberValue ?? 0)
+                    case 1: metaID = Int(element.numberValue ?? -1)
+                    default:
+                        let value = slowValues.isEmpty ? element : slowValues[position / 3] ?? element
+                        let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
+                        body(operation, AnalyticsResult(value: value, meta: meta))
+                    }
                 }
             }
         }

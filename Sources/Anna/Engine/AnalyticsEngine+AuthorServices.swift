@@ -47,9 +47,17 @@ extension AnalyticsEngine {
 
     /// `task 'p' (file:line:column) on '/path' (event)` of the task the core is running, when it says.
     func runningTask() -> String? {
-        guard let method = try? manager.property("runningTask"), method.isFunction,
-            let running = try? method.call([JSONValue](), this: manager).toJSON(), let task = running["task"]?.stringValue
-        else { return nil }  // an older core, or none running: the message names the operation
+        // Only a better name for an error already being reported: when the core cannot say
+        // (an older core, none running, or the call fails), the message names the operation.
+        let running: JSONValue
+        do {
+            let method = try manager.property("runningTask")
+            guard method.isFunction else { return nil }
+            running = try method.call([JSONValue](), this: manager).toJSON()
+        } catch {
+            return nil
+        }
+        guard let task = running["task"]?.stringValue else { return nil }
         var text = "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
         if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue {
             text += " on \(TaskLocation.describeNode(path)) (\(event))"

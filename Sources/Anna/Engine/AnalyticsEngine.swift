@@ -38,6 +38,7 @@ public final class AnalyticsEngine {
     private let output: (EngineOutput) -> Void
     let manager: JavaScriptValue
     private let bridge: ModuleBridge
+    private let decodesResults: Bool
     /// Encodes the operations given to ``apply(_:onError:)``.
     private var encoder = OperationEncoder()
     private var encoderTable = StringTableMirror()
@@ -51,18 +52,19 @@ public final class AnalyticsEngine {
         try self.init(
             configuration: configuration,
             deliveringTo: { output in
-                switch output {
-                case let .result(result): onResult(result)
-                case let .results(batch): batch.forEachResult { _, result in onResult(result) }
-                }
-            })
+                if case let .result(result) = output { onResult(result) }
+            },
+            decodingResults: true)
     }
 
     /// Loads the module and constructs its manager; what the engine produces goes to
     /// `output`, synchronously, on the calling thread.
-    init(configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void) throws {
+    /// With `decodingResults`, results reach `output` one by one (decoded here, a failure
+    /// reported among the errors); else a batch in which nothing failed arrives undecoded.
+    init(configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void, decodingResults: Bool = false) throws {
         self.configuration = configuration
         self.output = output
+        decodesResults = decodingResults
         let modulePath = configuration.moduleURL.standardizedFileURL.path
         runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
         let constructor = try ModuleEntry.loadConstructor(at: modulePath, in: runtime)
@@ -222,25 +224,33 @@ public final class AnalyticsEngine {
         onError: (Int, AnalyticsError) -> Void
     ) {
         let errors = outcome.errors.map { ($0.offset, AnalyticsError.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
-        if errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil {
-            if outcome.results.text.count > 2 { output(.results(outcome.results)) }  // "[]" holds nothing
+        if outcome.results.text.count <= 2, errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil { return }  // "[]": nothing
+        if !decodesResults, errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil {
+            output(.results(outcome.results))
             return
         }
         var nextError = 0
-        outcome.results.forEachResult { offset, result in
-            guard offset < outcome.finished else { return }
-            while nextError < errors.count, errors[nextError].0 < offset {
-                onError(batch.lowerBound + errors[nextError].0, errors[nextError].1)
-                nextError += 1
+        var decodeFailure: AnalyticsError?
+        do {
+            try outcome.results.forEachResult { offset, result in
+                guard offset < outcome.finished else { return }
+                while nextError < errors.count, errors[nextError].0 < offset {
+                    onError(batch.lowerBound + errors[nextError].0, errors[nextError].1)
+                    nextError += 1
+                }
+                output(.result(result))
             }
-            output(.result(result))
+        } catch {
+            decodeFailure = error
         }
         for (offset, error) in errors[nextError...] where offset < outcome.finished {
             onError(batch.lowerBound + offset, error)
         }
-        if let failure = outcome.readFailure, outcome.finished > 0 {  // with none finished, nothing was lost
-            let last = batch.lowerBound + outcome.finished - 1
+        guard outcome.finished > 0 else { return }  // with none finished, no result was lost
+        let last = batch.lowerBound + outcome.finished - 1
+        if let failure = outcome.readFailure {
             onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
         }
+        if let decodeFailure { onError(last, decodeFailure) }
     }
 }

@@ -89,6 +89,10 @@ final class ResultDelivery: Sendable {
         }
         guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty else { return }
         queue.async {
+            func report(_ error: any Error) {
+                for continuation in errorContinuations { continuation.yield(error) }
+                delegate?.manager(manager, didCatch: error)
+            }
             func send(_ result: AnalyticsResult) {
                 for continuation in resultContinuations { continuation.yield(result) }
                 delegate?.manager(manager, didSend: result)
@@ -96,10 +100,13 @@ final class ResultDelivery: Sendable {
             for part in parts {
                 switch part {
                 case let .result(result): send(result)
-                case let .pending(pending): pending.forEachResult { _, result in send(result) }
-                case let .error(error):
-                    for continuation in errorContinuations { continuation.yield(error) }
-                    delegate?.manager(manager, didCatch: error)
+                case let .pending(pending):
+                    do {
+                        try pending.forEachResult { _, result in send(result) }
+                    } catch {
+                        report(error)
+                    }
+                case let .error(error): report(error)
                 }
             }
         }

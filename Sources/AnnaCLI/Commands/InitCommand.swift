@@ -29,7 +29,13 @@ struct InitCommand: ParsableCommand {
                 printError("anna: \(directory) is a file; anna init needs a new or empty folder")
                 throw ExitCodes.cannotCreate
             }
-            let contents = (try? files.contentsOfDirectory(atPath: directory)) ?? []
+            let contents: [String]
+            do {
+                contents = try files.contentsOfDirectory(atPath: directory)
+            } catch {
+                printError("anna: cannot read \(directory): \(error.localizedDescription)")
+                throw ExitCodes.cannotCreate
+            }
             guard contents.isEmpty else {
                 printError("anna: \(directory) is not empty (\(contents.count) entries); anna init needs a new or empty folder")
                 throw ExitCodes.cannotCreate

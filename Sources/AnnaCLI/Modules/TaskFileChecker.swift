@@ -36,8 +36,12 @@ struct TaskFileChecker {
     /// - Throws: ``AnalyticsError`` when the entry fails to load or exports no constructor.
     func loadModule() throws -> String? {
         let constructor = try ModuleEntry.loadConstructor(at: modulePath, in: try runtime.makeRuntime(confinedTo: moduleFolder))
-        let folder = try? constructor.property("taskDirectory")
-        return folder.flatMap { $0.isString ? $0.toString() : nil }
+        do {
+            let folder = try constructor.property("taskDirectory")
+            return folder.isString ? folder.toString() : nil
+        } catch let error as JavaScriptError {  // a getter that throws: the module is at fault
+            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
+        }
     }
 
     /// Every `.js` file below `taskFolder` (outside `node_modules`), as paths relative to it, sorted.
