@@ -19,12 +19,6 @@ struct PendingResults: Sendable {
         var operation = 0
         var metaID = -1
         do {
-            try decode()
-        } catch {
-            throw AnalyticsError.operationFailed(
-                operation: "reading a batch of results after \(position / 3) of them", .typeMismatch("\(error)"))
-        }
-        func decode() throws {
             try text.withUnsafeBufferPointer { bytes in
                 try JSONValue.forEachElement(ofArrayUTF8: bytes) { element in
                     defer { position += 1 }
@@ -38,6 +32,9 @@ struct PendingResults: Sendable {
                     }
                 }
             }
+        } catch {
+            throw AnalyticsError.operationFailed(
+                operation: "reading a batch of results after \(position / 3) of them", .typeMismatch("\(error)"))
         }
     }
 }
