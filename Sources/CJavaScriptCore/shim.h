@@ -37,4 +37,22 @@ static inline bool anna_collect_garbage_now(JSContextRef ctx) {
     return true;
 }
 
+// JSGetMemoryUsageStatistics (JSBasePrivate.h, exported) reports the heap of a context's
+// group; the watchdog reads it to enforce the memory limit. Declared weak like the above.
+
+/// An object with `heapSize`, `heapCapacity`, `extraMemorySize`, `objectCount`, ….
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx) __attribute__((weak));
+
+/// The bytes the heap of `ctx`'s group holds (its blocks and the memory its objects own
+/// outside them, such as array buffers), or -1 where the library cannot tell.
+static inline long anna_heap_bytes(JSContextRef ctx) {
+    if (JSGetMemoryUsageStatistics == NULL) return -1;
+    JSObjectRef statistics = JSGetMemoryUsageStatistics(ctx);
+    if (statistics == NULL) return -1;
+    JSStringRef name = JSStringCreateWithUTF8CString("heapCapacity");
+    JSValueRef value = JSObjectGetProperty(ctx, statistics, name, NULL);
+    JSStringRelease(name);
+    return value == NULL ? -1 : (long)JSValueToNumber(ctx, value, NULL);
+}
+
 #endif

@@ -69,7 +69,7 @@ struct StrictTests {
             ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2", "--strict"])
         #expect(output.status == 1)
         #expect(output.stdoutLines == [#""after""#])
-        #expect(output.stderrLines.last == "anna: 1 error (1 call stopped at the time limit); failing the run (--strict)")
+        #expect(output.stderrLines.last == "anna: 1 error (1 operation stopped at the time limit); failing the run (--strict)")
     }
 }
 

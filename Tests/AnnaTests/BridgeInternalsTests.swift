@@ -144,7 +144,7 @@ struct BridgeInternalsTests {
 
     @Test("results text that does not parse is an error after the results read before it, never a silent loss")
     func unparsableResults() {
-        let pending = PendingResults(text: Array(#"[0,-1,"first",1,-1,"sec"#.utf8), slowValues: [:], metas: [])
+        let pending = PendingResults(text: Array(#"[0,-1,"first",1,-1,"sec"#.utf8), metas: [])
         var values: [JSONValue] = []
         #expect(throws: AnalyticsError.self) { try pending.forEachResult { values.append($1.value) } }
         #expect(values == ["first"])

@@ -32,18 +32,32 @@ TaskError.prototype.name = 'TaskError';
 class ResultWarning extends AnnaError {}
 ResultWarning.prototype.name = 'ResultWarning';
 
-/** The message of anything thrown (`throw 'text'` included). */
+/**
+ * The message of anything thrown (`throw 'text'` included). Never throws: a value whose
+ * message cannot be read (an object without a prototype, a throwing getter or `toString`,
+ * a hostile proxy) is described by its type.
+ */
 function messageOf(thrown) {
-  if (thrown !== null && typeof thrown === 'object' && typeof thrown.message === 'string') {
-    return thrown.message;
+  try {
+    if (thrown !== null && typeof thrown === 'object') {
+      const message = thrown.message;
+      if (typeof message === 'string') return message;
+    }
+    return String(thrown);
+  } catch (unreadable) {
+    return `a thrown ${thrown === null ? 'null' : typeof thrown} whose message cannot be read`;
   }
-  return String(thrown);
 }
 
-/** The stack of anything thrown, or undefined. */
+/** The stack of anything thrown, or undefined. Never throws. */
 function stackOf(thrown) {
-  if (thrown !== null && typeof thrown === 'object' && typeof thrown.stack === 'string') {
-    return thrown.stack;
+  try {
+    if (thrown !== null && typeof thrown === 'object') {
+      const stack = thrown.stack;
+      if (typeof stack === 'string') return stack;
+    }
+  } catch (unreadable) {
+    return undefined;
   }
   return undefined;
 }

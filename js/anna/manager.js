@@ -6,16 +6,20 @@ const { NodeTree, describeID } = require('./node-tree');
 const { TaskRegistry } = require('./task-registry');
 const { TaskLoader, namespaceFile } = require('./task-loader');
 const { snapshot } = require('./snapshot');
-const { unsendableIn, withoutUnsendable } = require('./sendable');
+const { toSendable } = require('./sendable');
 const { firstFrame, place: placeOf, isInside } = require('./stack-frames');
 
 const NO_PROPERTIES = Object.freeze({});
+const apply = Reflect.apply;
 
 class Manager {
   /**
    * @param {string} taskDirectory absolute path of the task folder
    * @param {(result, meta) => void} receive called once per result
-   * @param {{ debug?: boolean, now?: () => number, report?: (warning: ResultWarning) => void }} [config]
+   * @param {{ debug?: boolean, now?: () => number, report?: (problem: Error) => void,
+   *   checkBuiltIns?: (when: string) => Error | null }} [config] `report` takes problems that are
+   *   not an operation's failure (a ResultWarning, an async task's TaskError); `checkBuiltIns`
+   *   puts back built-ins a task file replaced and returns the error saying so
    */
   constructor(taskDirectory, receive, config) {
     if (typeof receive !== 'function') {
@@ -37,12 +41,19 @@ class Manager {
     this._runningTask = null;
     this._runningList = []; // the tasks of the event being recorded, and their metas
     this._runningMetas = [];
+    this._pending = []; // { task, meta } of async tasks whose promise has not settled
     this._namespaces = new Map(); // namespace -> relative task file, for coverage()
     this._tree = new NodeTree();
     this._tasks = new TaskRegistry();
+    // A host's check of the built-ins after each task file (see module-bridge.js).
+    const checkBuiltIns = typeof options.checkBuiltIns === 'function' ? options.checkBuiltIns : null;
     this._loader = new TaskLoader(taskDirectory, this._debug, {
       add: (tasks) => this._tasks.add(tasks),
       drop: (tasks) => this._tasks.drop(tasks, this._tree.sharedPaths()),
+      ran: (file) => {
+        const replaced = checkBuiltIns === null ? null : checkBuiltIns(`while task file ${file} loaded`);
+        if (replaced !== null && this._report !== null) this._report(replaced);
+      },
     });
   }
 
@@ -66,15 +77,11 @@ class Manager {
     }
     const createdAt = this._now();
     this._runningTask = null;
-    let failure = null;
-    try {
-      this._loader.loadIndex();
-    } catch (error) {
-      failure = error;
-    }
+    // The node is in the tree before any task file runs: a file that fails, or that the host
+    // stops, fails alone, and the nodes below this one still register.
     this._tree.insert(checked, id, name, index, attributes, createdAt);
     if (relative !== null && !this._namespaces.has(namespace)) this._namespaces.set(namespace, relative);
-    if (failure !== null) throw failure;
+    this._loader.loadIndex();
     if (relative !== null) this._loader.load(relative);
   }
 
@@ -118,37 +125,89 @@ class Manager {
     let failures = null;
     for (let i = 0; i < tasks.length; i += 1) {
       const task = tasks[i];
-      const fn = task.fn;
-      let result;
+      const meta = metas[i];
       task.matches += 1;
-      // Left set when the host's time limit stops the function, so runningTask() names it.
+      // Set while the task's function runs and its result is read (getters, proxies and
+      // toJSON run then), and left set when the host's time limit stops it, so that
+      // runningTask() names it.
       this._runningTask = task;
       try {
-        result = fn(node);
+        const result = task.fn(node);
+        if (result !== undefined) this._send(result, task, meta);
       } catch (error) {
-        this._runningTask = null;
         task.failures += 1;
         if (failures === null) failures = [];
-        failures.push(this._failure(task, metas[i], error));
-        continue;
+        failures.push(this._failure(task, meta, error));
       }
       this._runningTask = null;
-      if (result === undefined) continue;
-      const type = typeof result;
-      if ((type === 'object' && result !== null) || type === 'function' || type === 'symbol') {
-        try {
-          result = this._sendable(result, task, metas[i]); // reads members: getters and proxies run
-        } catch (error) {
-          task.failures += 1;
-          if (failures === null) failures = [];
-          failures.push(this._failure(task, metas[i], error));
-          continue;
-        }
-        if (result === undefined) continue;
-      }
-      this._receive(result, metas[i]);
     }
     if (failures !== null) throw taskFailure(failures);
+  }
+
+  /**
+   * Sends a task's result as plain data (see sendable.js). A promise's value is sent when it
+   * settles, and its rejection reported as the task's failure (config.report).
+   */
+  _send(result, task, meta) {
+    const type = typeof result;
+    if (type !== 'object' && type !== 'function' && type !== 'symbol' && type !== 'bigint') {
+      this._receive(result, meta);
+      return;
+    }
+    if (result !== null && isThenable(result)) {
+      this._sendLater(result, task, meta);
+      return;
+    }
+    const sendable = toSendable(result);
+    if (sendable.dropped !== null) this._warnDropped(sendable.dropped, task, meta);
+    if (sendable.value !== undefined) this._receive(sendable.value, meta);
+  }
+
+  /** Sends what an async task's promise resolves to; reports what it rejects with. */
+  _sendLater(promise, task, meta) {
+    const entry = { task, meta };
+    this._pending.push(entry);
+    const settled = (run) => (value) => {
+      const at = this._pending.indexOf(entry);
+      if (at !== -1) this._pending.splice(at, 1);
+      const running = [this._runningTask, this._runningList, this._runningMetas];
+      this._runningTask = task;
+      this._runningList = [task];
+      this._runningMetas = [meta];
+      try {
+        run(value);
+      } catch (error) {
+        this._reportLate(task, meta, error);
+      }
+      [this._runningTask, this._runningList, this._runningMetas] = running;
+    };
+    const then = promise.then;
+    apply(then, promise, [
+      settled((value) => { if (value !== undefined) this._send(value, task, meta); }),
+      settled((error) => { this._reportLate(task, meta, error); }),
+    ]);
+  }
+
+  /** Reports an async task's failure, counted with its runs, through config.report. */
+  _reportLate(task, meta, error) {
+    task.failures += 1;
+    const failure = taskFailure([this._failure(task, meta, error)]);
+    if (this._report !== null) this._report(failure);
+    else throw failure;
+  }
+
+  /** The first time a task's result loses a function or symbol, config.report gets a ResultWarning. */
+  _warnDropped(found, task, meta) {
+    if (task.warned || this._report === null) return;
+    task.warned = true;
+    const where = this._describeTask(task);
+    const at = found.path === '' ? '' : ` at ${found.path}`;
+    this._report(new ResultWarning(`Task '${meta.task}' (${where}) returned a ${found.kind}${at}: ` +
+      'functions and symbols cannot be sent; it was dropped.', {
+      task: meta.task, path: meta.path, event: meta.event,
+      // Not `line`/`column`: on an error object those are where the error was made.
+      location: { file: task.file, line: task.line, column: task.column },
+    }));
   }
 
   /**
@@ -158,9 +217,20 @@ class Manager {
    */
   runningTask() {
     const task = this._runningTask;
-    if (task === null) return null;
-    const meta = this._runningMetas[this._runningList.indexOf(task)];
-    return { task: task.text, file: task.file, line: task.line, column: task.column, path: meta.path, event: meta.event };
+    if (task !== null) {
+      const meta = this._runningMetas[this._runningList.indexOf(task)];
+      return { task: task.text, file: task.file, line: task.line, column: task.column, path: meta.path, event: meta.event };
+    }
+    const loading = this._loader.loadingFile();
+    if (loading !== null) return { file: loading };
+    // Code after an `await` runs apart from the task: the latest async task not settled.
+    const pending = this._pending.length === 0 ? null : this._pending[this._pending.length - 1];
+    if (pending === null) return null;
+    const { task: waiting, meta } = pending;
+    return {
+      task: waiting.text, file: waiting.file, line: waiting.line, column: waiting.column,
+      path: meta.path, event: meta.event, async: true,
+    };
   }
 
   /**
@@ -250,7 +320,12 @@ class Manager {
       file: task.file, line: task.line, column: task.column,
       message: messageOf(error), stack: stackOf(error),
     };
-    const at = this._thrownAt(error);
+    let at = null;
+    try {
+      at = this._thrownAt(error);
+    } catch (unreadable) {
+      at = null; // a thrown value whose place cannot be read: the task's place stands
+    }
     if (at !== null) {
       failure.errorFile = at.file;
       if (typeof at.line === 'number') failure.errorLine = at.line;
@@ -273,27 +348,6 @@ class Manager {
     return frame !== null ? frame : place;
   }
 
-  /**
-   * The result without functions and symbols (see sendable.js); the first time a task's
-   * result loses one, `config.report` gets a ResultWarning.
-   */
-  _sendable(result, task, meta) {
-    const found = unsendableIn(result);
-    if (found === null) return result;
-    if (!task.warned && this._report !== null) {
-      task.warned = true;
-      const where = this._describeTask(task);
-      const at = found.path === '' ? '' : ` at ${found.path}`;
-      this._report(new ResultWarning(`Task '${meta.task}' (${where}) returned a ${found.kind}${at}: ` +
-        'functions and symbols cannot be sent; it was dropped.', {
-        task: meta.task, path: meta.path, event: meta.event,
-        // Not `line`/`column`: on an error object those are where the error was made.
-        location: { file: task.file, line: task.line, column: task.column },
-      }));
-    }
-    return withoutUnsendable(result);
-  }
-
   /** `task/index.js:3:1`: the task's place, relative to the task folder's parent. */
   _describeTask(task) {
     const folder = this._loader.directory;
@@ -311,6 +365,11 @@ class Manager {
     }
     return time;
   }
+}
+
+/** Whether `value` is a promise or promise-like (has a `then` method). */
+function isThenable(value) {
+  return typeof value.then === 'function';
 }
 
 /** Whether a file exists (resolve runs no code). */

@@ -1,51 +1,41 @@
 'use strict';
-// Results go to the host as JSON-like data, where functions and symbols cannot go. Before a
-// result is sent, `unsendableIn` looks for one (the common clean result costs one walk; the
-// only allocation is each object's key list) and `withoutUnsendable` makes a copy without
-// them (only when one was found): left out of objects, `null` in arrays, as JSON.stringify does.
+// Results go to the host as JSON data. A task's result is made into plain data here, while
+// the task still counts as running: a getter, a proxy trap or a `toJSON` method runs once,
+// inside the task's failure handling and time limit, so what it throws (or a loop it never
+// leaves) is reported as that task's failure, with its file and line.
 //
-// Objects with a `toJSON` method (Node, Event, Date; Map, Set and Error once the host gave
-// them one) speak for themselves and are not entered, nor are typed arrays; only own
-// enumerable keys are walked (JSON's). A value met again inside itself (a cycle) is not
-// entered again.
+// A plain object of primitive members (most results) is sent as it is. Any other value is
+// copied by JSON.stringify's rules plus the host's (docs/corejs.md): `toJSON` is honoured,
+// functions and symbols are left out of objects and `null` in arrays, `NaN` and `±Infinity`
+// become `null`, a BigInt its decimal string, a value met again inside itself the string
+// `"[Circular]"`, a container deeper than MAX_DEPTH the string `"[Too deep]"`. A result of
+// more than MAX_VALUES values (a sparse array claiming billions of elements) is refused.
 
-/** The objects being walked, outermost first: reused from walk to walk. */
-const ancestors = [];
-
+const MAX_VALUES = 1000000;
+const MAX_DEPTH = 512;
 const PLAIN = Object.prototype;
-
-
-function isUnsendable(value) {
-  const type = typeof value;
-  return type === 'function' || type === 'symbol';
-}
+const getPrototypeOf = Object.getPrototypeOf;
+const keysOf = Object.keys;
+const isArray = Array.isArray;
+const defineProperty = Object.defineProperty;
+const apply = Reflect.apply;
+const RangeErrorType = RangeError;
+/** What an object leaves out and an array writes as null. */
+const MISSING = Symbol('missing');
 
 /**
- * Whether `object` is a plain object of primitive members (most results): then nothing is
- * to be dropped, and the walk's bookkeeping is skipped.
+ * Whether `object` is a plain object of primitive members (most results): it is sent as it
+ * is, nothing is dropped and nothing copied.
  */
 function isFlat(object) {
-  if (Object.getPrototypeOf(object) !== PLAIN) return false;
-  const keys = Object.keys(object);
+  if (getPrototypeOf(object) !== PLAIN) return false;
+  const keys = keysOf(object);
   for (let i = 0; i < keys.length; i += 1) {
     const member = object[keys[i]];
     const type = typeof member;
-    if (type === 'object' ? member !== null : type === 'function' || type === 'symbol') return false;
+    if (type === 'object' ? member !== null : type === 'function' || type === 'symbol' || type === 'bigint') return false;
   }
   return true;
-}
-
-/** Lets the objects of the last walk go (its entries start at 0 and follow each other). */
-function release() {
-  for (let i = 0; i < ancestors.length && ancestors[i] !== undefined; i += 1) ancestors[i] = undefined;
-}
-
-/** Whether the walk does not enter `object` (it speaks for itself, or is a cycle). */
-function isLeaf(object, depth) {
-  if (typeof object.toJSON === 'function' || ArrayBuffer.isView(object)) return true;
-  for (let i = 0; i < depth; i += 1) if (ancestors[i] === object) return true;
-  ancestors[depth] = object;
-  return false;
 }
 
 /** How a key is written in a path: `.name`, or `["odd key"]`. */
@@ -54,73 +44,87 @@ function step(key) {
 }
 
 /**
- * Where the first function or symbol in `value` is: `{ path, kind }` with a path such as
- * `.onTap` or `.list[2].format` (`''` for the value itself), or null when there is none.
+ * The result as plain data: `{ value, dropped }`, where `value` is what to send (`undefined`
+ * for nothing) and `dropped` says where the first function or symbol was left out
+ * (`{ path, kind }`, path `''` for the value itself, such as `.onTap` or `.list[2].format`),
+ * or is null.
+ * @throws whatever a getter, proxy trap or `toJSON` throws; a RangeError for a result of
+ *   more than MAX_VALUES values
  */
-function unsendableIn(value) {
-  if (typeof value !== 'object') return isUnsendable(value) ? { path: '', kind: typeof value } : null;
-  if (value === null || isFlat(value)) return null;
-  const found = find(value, 0);
-  release();
-  return found;
+function toSendable(value) {
+  const type = typeof value;
+  if (type === 'function' || type === 'symbol') return { value: undefined, dropped: { path: '', kind: type } };
+  if (value === null || type !== 'object' || isFlat(value)) return { value: type === 'bigint' ? String(value) : value, dropped: null };
+  const walk = { remaining: MAX_VALUES, ancestors: [], path: [], dropped: null };
+  const copied = copy(value, '', walk);
+  return { value: copied === MISSING ? undefined : copied, dropped: walk.dropped };
 }
 
-function find(object, depth) {
-  if (isLeaf(object, depth)) return null;
-  if (Array.isArray(object)) {
-    for (let i = 0; i < object.length; i += 1) {
-      const member = object[i];
-      const type = typeof member;
-      if (type === 'object') {
-        if (member === null) continue;
-        const found = find(member, depth + 1);
-        if (found !== null) return { path: `[${i}]${found.path}`, kind: found.kind };
-      } else if (type === 'function' || type === 'symbol') {
-        return { path: `[${i}]`, kind: type };
-      }
-    }
-    return null;
+function copy(value, key, walk) {
+  const type = typeof value;
+  if (type === 'string' || type === 'boolean') return value;
+  if (type === 'number') return value - value === 0 ? value : null; // NaN and ±Infinity
+  if (type === 'bigint') return String(value);
+  if (type === 'undefined') return MISSING;
+  if (type === 'function' || type === 'symbol') {
+    if (walk.dropped === null) walk.dropped = { path: walk.path.join(''), kind: type };
+    return MISSING;
   }
-  const keys = Object.keys(object);
+  if (value === null) return null;
+  if (walk.ancestors.length >= MAX_DEPTH) return '[Too deep]';
+  if (walk.ancestors.indexOf(value) !== -1) return '[Circular]';
+  const toJSON = value.toJSON;
+  if (typeof toJSON === 'function') {
+    const replaced = apply(toJSON, value, [key]);
+    if (replaced !== value) {
+      walk.ancestors.push(value);
+      const result = copy(replaced, key, walk);
+      walk.ancestors.pop();
+      return result;
+    }
+  }
+  walk.ancestors.push(value);
+  const result = isArray(value) ? copyArray(value, walk) : copyObject(value, walk);
+  walk.ancestors.pop();
+  return result;
+}
+
+function copyArray(array, walk) {
+  const length = array.length;
+  spend(walk, length);
+  const result = [];
+  for (let i = 0; i < length; i += 1) {
+    walk.path.push(`[${i}]`);
+    const member = copy(array[i], String(i), walk);
+    walk.path.pop();
+    result[i] = member === MISSING ? null : member;
+  }
+  return result;
+}
+
+function copyObject(object, walk) {
+  const keys = keysOf(object);
+  spend(walk, keys.length);
+  const result = {};
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i];
-    const member = object[key];
-    const type = typeof member;
-    if (type === 'object') {
-      if (member === null) continue;
-      const found = find(member, depth + 1);
-      if (found !== null) return { path: step(key) + found.path, kind: found.kind };
-    } else if (type === 'function' || type === 'symbol') {
-      return { path: step(key), kind: type };
-    }
-  }
-  return null;
-}
-
-/** A copy of `value` without functions and symbols (`undefined` when it is one). */
-function withoutUnsendable(value) {
-  if (isUnsendable(value)) return undefined;
-  if (value === null || typeof value !== 'object') return value;
-  const result = copy(value, 0);
-  release();
-  return result;
-}
-
-function copy(object, depth) {
-  if (isLeaf(object, depth)) return object;
-  if (Array.isArray(object)) {
-    return object.map((member) => (isUnsendable(member) ? null : copyMember(member, depth)));
-  }
-  const result = {};
-  for (const key of Object.keys(object)) {
-    const member = object[key];
-    if (!isUnsendable(member)) result[key] = copyMember(member, depth);
+    walk.path.push(step(key));
+    const member = copy(object[key], key, walk);
+    walk.path.pop();
+    if (member === MISSING) continue;
+    if (key === '__proto__') defineProperty(result, key, { value: member, enumerable: true, writable: true, configurable: true });
+    else result[key] = member;
   }
   return result;
 }
 
-function copyMember(member, depth) {
-  return member !== null && typeof member === 'object' ? copy(member, depth + 1) : member;
+/** Counts `count` values against the budget, refusing a result past it. */
+function spend(walk, count) {
+  if (count > walk.remaining) {
+    throw new RangeErrorType(`its result holds more than ${MAX_VALUES} values ` +
+      `(${count} at ${walk.path.join('') || 'the top'}); a result is at most ${MAX_VALUES} values.`);
+  }
+  walk.remaining -= count;
 }
 
-module.exports = { unsendableIn, withoutUnsendable };
+module.exports = { toSendable, MAX_VALUES };

@@ -46,7 +46,8 @@ class TaskLoader {
   /**
    * @param {string} directory absolute path of the task folder (no trailing '/')
    * @param {boolean} debug re-require on every load
-   * @param {{ add(tasks), drop(tasks) }} sink where loaded tasks go
+   * @param {{ add(tasks), drop(tasks), ran(file) }} sink where loaded tasks go; `ran` is told
+   *   when a task file has run (or failed)
    */
   constructor(directory, debug, sink) {
     this._directory = directory;
@@ -55,7 +56,11 @@ class TaskLoader {
     this._files = new Map(); // relative name -> its tasks ([] when missing or failed)
     // relative name -> { file, status, error }, in the order first tried
     this._tried = new Map();
+    this._loading = null; // the file running now (left set when the host stops it)
   }
+
+  /** The absolute path of the task file running now, or null. */
+  loadingFile() { return this._loading; }
 
   get fileCount() { return this._files.size; }
 
@@ -148,14 +153,19 @@ class TaskLoader {
     // A task file runs for its `match` calls: always run it afresh (several managers may
     // share one runtime), and in debug mode on every load.
     delete require.cache[resolved];
+    forgetUnfinishedModules();
 
     let tasks;
+    this._loading = resolved;
     try {
       tasks = this._run(resolved, relative + '.js');
     } catch (error) {
       // The entry names the file: keep the file's own message.
-      tried.error = messageOf(error instanceof LoadError && error.cause !== undefined ? error.cause : error);
+      tried.error = error instanceof LoadError ? error.fileMessage : messageOf(error);
       throw error;
+    } finally {
+      this._loading = null;
+      this._sink.ran(resolved);
     }
     tried.status = 'loaded';
     if (previous !== undefined) keepCounts(previous, tasks);
@@ -189,7 +199,7 @@ class TaskLoader {
       });
     } catch (error) {
       // What `match` threw already names the file: let it through as it is.
-      if (error instanceof AnnaError && error.file === resolved) throw error;
+      if (namesFile(error, resolved)) throw error;
       throw loadError(resolved, error);
     } finally {
       open = false;
@@ -237,11 +247,28 @@ function matchCall(patterns, fn, file) {
   return { parsed, problems };
 }
 
+/**
+ * Drops the modules whose loading the host stopped (their code never finished), so that the
+ * next require runs them again instead of handing out their partial exports. Called before a
+ * task file loads, when no module is loading.
+ */
+function forgetUnfinishedModules() {
+  for (const file of Object.keys(require.cache)) {
+    const module = require.cache[file];
+    if (module !== undefined && module.loaded === false) delete require.cache[file];
+  }
+}
+
+/** Marks the global `match` functions of loads, to tell one a stopped load left behind. */
+const LOADING_MATCH = Symbol('anna.loadingMatch');
+
 /** Requires `file` with a global `match` that calls `onMatch(patterns, fn)`, restored after. */
 function requireWithMatch(file, onMatch) {
-  const had = Object.prototype.hasOwnProperty.call(GLOBAL, 'match');
+  const left = GLOBAL.match !== undefined && GLOBAL.match !== null && GLOBAL.match[LOADING_MATCH] === true;
+  const had = !left && Object.prototype.hasOwnProperty.call(GLOBAL, 'match');
   const saved = GLOBAL.match;
   GLOBAL.match = function match(patterns, fn) { onMatch(patterns, fn); };
+  GLOBAL.match[LOADING_MATCH] = true;
   try {
     require(file);
   } finally {
@@ -280,18 +307,36 @@ function checkTaskFile(file) {
   return { patterns, problems };
 }
 
+/**
+ * A LoadError naming `file` for what it threw. The thrown value stays reachable as `cause`
+ * (not enumerable: the host reads the error's own fields, never the file's value), and
+ * `fileMessage` is its message alone.
+ */
+/** Whether `error` is the core's own error about `file` (never throws). */
+function namesFile(error, file) {
+  try {
+    return error instanceof AnnaError && error.file === file;
+  } catch (unreadable) {
+    return false;
+  }
+}
+
 function loadError(file, error) {
-  const wrapped = new LoadError(`Cannot load tasks from ${file}: ${messageOf(error)}`, {
-    file,
-    cause: error,
-  });
+  const message = messageOf(error);
+  const wrapped = new LoadError(`Cannot load tasks from ${file}: ${message}`, { file });
+  Object.defineProperty(wrapped, 'cause', { value: error, configurable: true, writable: true });
+  Object.defineProperty(wrapped, 'fileMessage', { value: message, configurable: true, writable: true });
   const stack = stackOf(error);
   if (stack !== undefined) wrapped.stack = stack;
   // JavaScriptCore marks where an error (a syntax error too) points: keep pointing there.
-  if (error !== null && typeof error === 'object' && typeof error.sourceURL === 'string') {
-    wrapped.sourceURL = error.sourceURL;
-    wrapped.line = error.line;
-    wrapped.column = error.column;
+  try {
+    if (error !== null && typeof error === 'object' && typeof error.sourceURL === 'string') {
+      wrapped.sourceURL = error.sourceURL;
+      wrapped.line = error.line;
+      wrapped.column = error.column;
+    }
+  } catch (unreadable) {
+    // A thrown value whose place cannot be read: the message names the file.
   }
   return wrapped;
 }

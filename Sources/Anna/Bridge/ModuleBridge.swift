@@ -63,7 +63,9 @@ final class ModuleBridge {
     init(context: JavaScriptContext, debug: Bool) throws {
         self.context = context
         let install = try context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL)
-        let script = try install.call([context.makeValue(BridgeWire.table)], operation: "installing the module bridge")
+        let script = try install.call(
+            [context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null)],
+            operation: "installing the module bridge")
         functions = try Functions(script)
         let config = try script.property("config")
         try config.setProperty("debug", .bool(debug))
@@ -95,6 +97,7 @@ final class ModuleBridge {
         let arguments = [
             try slice.withUnsafeBufferPointer { try batchArray(holding: $0) },
             context.makeValue(.number(Double(slice.count))),
+            context.makeValue(.number(Double(range.count))),
             context.makeValue(.number(Double(slot))),
             missing.isEmpty ? context.makeValue(.null) : context.makeValue(.array(missing.map(JSONValue.string))),
             rangeLiterals.isEmpty ? context.makeValue(.null) : context.makeValue(.array(rangeLiterals.map(JSONValue.string))),
@@ -102,7 +105,7 @@ final class ModuleBridge {
             context.makeValue(.bool(sent == nil)),
         ]
         tablesSent[slot] = (strings.generation, strings.strings.count)  // taken in before the operations
-        var outcome = Outcome(finished: range.count, results: PendingResults(text: [], slowValues: [:], metas: []))
+        var outcome = Outcome(finished: range.count, results: PendingResults(text: [], metas: []))
         do {
             outcome.collectionDue = try functions.apply.call(arguments).toJSON() == .bool(true)
         } catch {
@@ -144,58 +147,40 @@ final class ModuleBridge {
         return array
     }
 
-    /// Fills in the results, metas and errors of the batch. Values are written by
-    /// `JSON.stringify`; a value it cannot write (a cycle, a BigInt) goes through the general
-    /// conversion instead (see ``JSONValue``). When the text cannot be written at all (a
-    /// `toJSON` stopped by the time limit), every result goes through the general conversion,
-    /// so the others are not lost with it.
+    /// Fills in the results, metas and errors of the batch. JavaScript writes the results
+    /// as JSON text; when the time limit stops it there (a getter that loops), it is asked
+    /// again, and goes on one result at a time past the one it was writing (reported among
+    /// the errors): each try gets further, so this ends.
     private func takeProduced(into outcome: inout Outcome) {
-        let taken: JavaScriptValue
-        do {
-            taken = try functions.finish.call([JavaScriptValue]())
-        } catch {
-            takeRaw(into: &outcome)
-            return
+        var taken: JavaScriptValue?
+        var attempts = 0
+        while taken == nil {
+            do {
+                taken = try functions.finish.call([JavaScriptValue]())
+            } catch JavaScriptError.executionTimeLimitExceeded where attempts <= Self.maximumFinishAttempts {
+                attempts += 1
+            } catch {
+                outcome.readFailure = Self.javaScriptError(error)
+                return
+            }
         }
-        if taken.isString {  // only results: no metas, errors or slow values
-            outcome.results = PendingResults(text: taken.utf8Bytes(), slowValues: [:], metas: metas)
+        guard let taken else { return }
+        if taken.isString {  // only results: no metas or errors
+            outcome.results = PendingResults(text: taken.utf8Bytes(), metas: metas)
             return
         }
         do {
             try addMetas(try taken.property("1").toString())
             outcome.errors = try errors(in: taken.property("2"))
-            let slow = try taken.property("3")
-            var slowValues: [Int: JSONValue] = [:]
-            let slowCount = Int(try slow.property("length").toJSON().numberValue ?? 0)
-            for pair in stride(from: 0, to: slowCount - 1, by: 2) {
-                let number = Int(try slow.property(String(pair)).toJSON().numberValue ?? -1)
-                slowValues[number] = try slow.property(String(pair + 1)).toJSON()
-            }
-            outcome.results = PendingResults(text: try taken.property("0").utf8Bytes(), slowValues: slowValues, metas: metas)
+            outcome.results = PendingResults(text: try taken.property("0").utf8Bytes(), metas: metas)
         } catch {
             outcome.readFailure = Self.javaScriptError(error)
         }
     }
 
-    /// The results read one by one, each value by the general conversion.
-    private func takeRaw(into outcome: inout Outcome) {
-        do {
-            let taken = try functions.takeRaw.call([JavaScriptValue]())
-            try addMetas(try taken.property("1").toString())
-            outcome.errors = try errors(in: taken.property("2"))
-            let all = try taken.property("0")
-            let count = Int(try all.property("length").toJSON().numberValue ?? 0)
-            var entries: [JSONValue] = []
-            var slowValues: [Int: JSONValue] = [:]
-            for start in stride(from: 0, to: count - 2, by: 3) {
-                entries += [try all.property(String(start)).toJSON(), try all.property(String(start + 1)).toJSON(), .null]
-                slowValues[start / 3] = try all.property(String(start + 2)).toJSON()
-            }
-            outcome.results = PendingResults(text: Array(JSONValue.array(entries).jsonText.utf8), slowValues: slowValues, metas: metas)
-        } catch {
-            outcome.readFailure = Self.javaScriptError(error)
-        }
-    }
+    /// The most times ``takeProduced(into:)`` asks again after a stop: one per result a batch
+    /// can bring, and one for the try at all of them at once.
+    private static let maximumFinishAttempts = 4 * AnalyticsEngine.maximumBatchSize
 
     /// Adds the metas JavaScript numbered during the batch (`[task, path, event, …]` as JSON
     /// text, empty for none).
@@ -226,7 +211,6 @@ extension ModuleBridge {
         let apply: JavaScriptValue
         let progress: JavaScriptValue
         let finish: JavaScriptValue
-        let takeRaw: JavaScriptValue
         let forgetMetas: JavaScriptValue
 
         init(_ script: JavaScriptValue) throws {
@@ -234,7 +218,6 @@ extension ModuleBridge {
             apply = try script.property("apply")
             progress = try script.property("progress")
             finish = try script.property("finish")
-            takeRaw = try script.property("takeRaw")
             forgetMetas = try script.property("forgetMetas")
         }
     }

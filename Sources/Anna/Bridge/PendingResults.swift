@@ -5,9 +5,6 @@ import CoreJS
 struct PendingResults: Sendable {
     /// `[operation, metaID, value, …]` as UTF-8.
     let text: [UInt8]
-    /// Values JSON could not carry, already converted, by result number (the text holds
-    /// `null` in their place).
-    let slowValues: [Int: JSONValue]
     /// The meta table as it was when the batch ran (IDs in the text index it).
     let metas: [ResultMeta]
 
@@ -26,9 +23,8 @@ struct PendingResults: Sendable {
                     case 0: operation = Int(element.numberValue ?? 0)
                     case 1: metaID = Int(element.numberValue ?? -1)
                     default:
-                        let value = slowValues.isEmpty ? element : slowValues[position / 3] ?? element
                         let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
-                        body(operation, AnalyticsResult(value: value, meta: meta))
+                        body(operation, AnalyticsResult(value: element, meta: meta))
                     }
                 }
             }

@@ -9,9 +9,32 @@
 // a full garbage collection.
 //
 // The codes of the wire format come from `wire` (Swift's BridgeWire.table): no number of the
-// format is written here.
-(function (wire) {
+// format is written here. `marker` is the context's operation marker: a new number in it as
+// each operation starts makes the host's time limit apply to each operation.
+//
+// Task scripts share this context and may replace built-ins (JSON.stringify,
+// Array.prototype.push, Function.prototype.call, ...): everything here uses the built-ins it
+// captured when it was installed, before any module code ran; the containers it hands to the
+// host have no prototype; and after each batch (and each task file, through
+// config.checkBuiltIns) the built-ins a script replaced are put back and reported.
+(function (wire, marker) {
   'use strict';
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const callWith = Reflect.apply;
+  const ownKeys = Reflect.ownKeys;
+  const describe = Reflect.getOwnPropertyDescriptor;
+  const define = Reflect.defineProperty;
+  const deleteProperty = Reflect.deleteProperty;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const setPrototypeOf = Object.setPrototypeOf;
+  const keysOf = Object.keys;
+  const ErrorType = Error;
+  const StringType = String;
+  const MathMax = Math.max;
+  const MathMin = Math.min;
+  /** An empty array without a prototype: no replaced built-in reaches it. */
+  function bareArray() { return setPrototypeOf([], null); }
   const wireNames = [];
   function code(group, name) {
     const value = wire !== null && typeof wire === 'object' && wire[group] !== null && typeof wire[group] === 'object'
@@ -38,20 +61,23 @@
   let manager = null;
   let time = NaN;
   let operation = 0;
-  const tables = []; // by table slot: one per Swift encoder
+  const tables = bareArray(); // by table slot: one per Swift encoder
   let strings = [];
   let literals = [];
   let base = 0; // the batch index of literals[0]
   let numbers = null;
   let at = 0;
-  let results = [];
-  let errors = [];
+  let results = bareArray(); // [operation, metaID, value, ...]
+  let errors = bareArray(); // [operation, error, ...]
+  let lastOperation = 0; // the last operation of the last batch
+  let serial = 0; // what the marker shows
+  function mark() { if (marker !== null && marker !== undefined) marker[0] = ++serial; }
   // Meta IDs by path, then task, then event. Results in a row mostly share a few metas
   // (cells of a list share one path), so the last RECENT metas ([task, path, event, id, ...])
   // are checked first and the last path's map is kept at hand: once paths are many, each
   // lookup in the map of paths is a cache miss.
   let metaIDs = new Map();
-  let newMetas = [];
+  let newMetas = bareArray();
   let metaCount = 0;
   const RECENT = 4;
   let recentMetas = [];
@@ -66,7 +92,7 @@
   // each, per table, found by the numbers that encode it. Dropped when their table starts
   // over, or all at once when SHARED_LIMIT are kept.
   const SHARED_LIMIT = 4096;
-  const sharedTables = []; // by table slot: [one member, two]
+  const sharedTables = bareArray(); // by table slot: [one member, two]
   let currentTable = 0;
   let shared = [new Map(), new Map()];
   let sharedCount = 0;
@@ -81,8 +107,22 @@
     now: function now() { return time === time ? time : Date.now(); },
     // A problem that is not the operation's failure (a result that lost a function): the
     // host reports it as a warning, in its place among the operation's results.
-    report: function report(warning) { errors.push(operation, warning); },
+    report: function report(warning) { addError(warning); },
+    // Puts back the built-ins a script replaced; returns the error that says so (`when` they
+    // were replaced, e.g. 'while task file X loaded'), or null when none was.
+    checkBuiltIns: function checkBuiltIns(when) {
+      const replaced = restoreBuiltIns();
+      return replaced.length === 0 ? null : builtInsError(StringType(when), replaced);
+    },
   };
+
+  // An error of the current operation (of the last one, for a promise job run after the
+  // batch), as plain data: what a script threw is read here, once, and never by the host.
+  function addError(thrown) {
+    const at = errors.length;
+    errors[at] = MathMax(0, MathMin(operation, lastOperation));
+    errors[at + 1] = plainError(thrown);
+  }
 
   // Values that JSON.stringify would turn into {} cross as what a reader expects: a Map as an
   // object of its entries, a Set as an array, an Error as its name and message. Installed
@@ -121,7 +161,10 @@
     if (id === undefined) {
       id = metaCount++;
       byEvent.set(event, id);
-      newMetas.push(task, path, event);
+      const at = newMetas.length;
+      newMetas[at] = task;
+      newMetas[at + 1] = path;
+      newMetas[at + 2] = event;
     }
     recentMetas[recentNext] = task;
     recentMetas[recentNext + 1] = path;
@@ -132,7 +175,10 @@
   }
 
   function receive(result, meta) {
-    results.push(operation, metaID(meta), result);
+    const at = results.length;
+    results[at] = MathMax(0, MathMin(operation, lastOperation));
+    results[at + 1] = metaID(meta);
+    results[at + 2] = result;
   }
 
   function string(index) { return index >= 0 ? strings[index] : literals[-index - 1 - base]; }
@@ -140,7 +186,7 @@
   function id() {
     const kind = numbers[at++], value = numbers[at++];
     if (kind === ID_PLAIN) return value;
-    if (kind === ID_KEYED) return JSON.parse(string(value));
+    if (kind === ID_KEYED) return parse(string(value));
     if (kind === ID_ABSENT) return null;
     throw new TypeError('unknown ID kind ' + kind);
   }
@@ -153,7 +199,7 @@
       case TAG_TRUE: return true;
       case TAG_FALSE: return false;
       case TAG_NULL: return null;
-      case TAG_JSON: return JSON.parse(string(numbers[at++]));
+      case TAG_JSON: return parse(string(numbers[at++]));
       default: throw new TypeError('unknown value tag ' + tag);
     }
   }
@@ -239,30 +285,33 @@
     return result;
   }
 
-  // `batch` is reused from call to call: only its first `length` numbers belong to this one.
+  // `batch` is reused from call to call: only its first `length` numbers belong to this one,
+  // which encode `count` operations.
   // `table` is the slot of the interned table the batch's strings index; `interned` the
   // strings to add to it first (after emptying it when `reset`). `batchLiterals` are the
   // call's literals; string -1 - literalBase is the first. Returns whether the nodes removed
   // since the last true call make a full collection worth its cost.
-  function apply(batch, length, table, interned, batchLiterals, literalBase, reset) {
+  function apply(batch, length, count, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
     currentTable = table;
     while (tables.length <= table) {
-      tables.push([]);
-      sharedTables.push([new Map(), new Map()]);
+      tables[tables.length] = bareArray();
+      sharedTables[sharedTables.length] = [new Map(), new Map()];
     }
     if (reset) {
-      tables[table] = [];
+      tables[table] = bareArray();
       clearShared();
     }
     strings = tables[table];
     shared = sharedTables[table];
-    if (interned !== null) for (let index = 0; index < interned.length; index++) strings.push(interned[index]);
+    if (interned !== null) for (let index = 0; index < interned.length; index++) strings[strings.length] = interned[index];
     literals = batchLiterals === null ? [] : batchLiterals;
     base = literalBase;
     numbers = batch;
     at = 0;
+    lastOperation = count - 1;
     while (at < length) {
+      mark();
       const code = numbers[at++];
       time = numbers[at++];
       try {
@@ -286,13 +335,18 @@
           throw new TypeError('unknown operation code ' + code);
         }
       } catch (error) {
-        errors.push(operation, error);
+        addError(error);
       }
       operation++;
     }
+    mark(); // promise jobs run after the batch: not the last operation's time
     numbers = null;
     literals = [];
     time = NaN;
+    const replaced = restoreBuiltIns();
+    if (replaced.length > 0) {
+      addError(builtInsError('while the operations up to this one ran', replaced));
+    }
     if (removedNodes < COLLECT_AFTER_REMOVING || removedNodes < liveNodes) return false;
     removedNodes = 0;
     return true;
@@ -301,49 +355,236 @@
   // Empties what a batch collected, keeping the results array's storage for the next one.
   function clear() {
     results.length = 0;
-    if (errors.length !== 0) errors = [];
-    if (newMetas.length !== 0) newMetas = [];
+    if (errors.length !== 0) errors = bareArray();
+    if (newMetas.length !== 0) newMetas = bareArray();
   }
 
-  // What the last batch produced, then cleared: [results, metas, errors, slow], or just the
-  // results text when the batch brought no metas, errors or slow values (the usual case).
-  // - results: [operation, metaID, value, ...] as JSON text. A value JSON.stringify cannot
-  //   write (a cycle, a BigInt) is written as null, and slow lists it out of band as
-  //   [result number, value, ...] for Swift's general conversion: no value can pass for
-  //   framing.
-  // - metas: the metas interned since the last call, [task, path, event, ...] as JSON text.
-  // - errors: [operation, error, ...].
-  // Nothing is cleared until the text is written, so a call stopped by the time limit
-  // loses nothing: takeRaw() still has it all.
+  // Results are written all at once; when that fails (a value JSON cannot write, a getter
+  // that throws), or the time limit stops it (a getter that loops), they are written one at
+  // a time, each timed as an operation of its own. A result that cannot be written is
+  // reported with its task and the others are kept. A stop ends the call: the host calls
+  // finish() again, and the result being written then is reported and skipped.
+  const WRITE_ALL = 0;
+  const TRIED_ALL = 1;
+  let writing = WRITE_ALL;
+  let next = 0; // the next result to write one at a time
+  let inResult = false; // whether writing result `next` began (and did not end)
+  let written = ''; // the results written one at a time, as JSON members
+
+  // What the last batch produced, then cleared: [results, metas, errors], or just the
+  // results text when the batch brought no metas or errors (the usual case).
+  // - results: [operation, metaID, value, ...] as JSON text;
+  // - metas: the metas interned since the last call, [task, path, event, ...] as JSON text;
+  // - errors: [operation, error, ...], each error plain data.
   function finish() {
     let text;
-    const slow = [];
-    try {
-      text = JSON.stringify(results);
-    } catch (unwritable) {
-      const all = results.slice();
-      for (let index = 2; index < all.length; index += 3) {
-        try {
-          JSON.stringify(all[index]);
-        } catch (error) {
-          slow.push((index - 2) / 3, all[index]);
-          all[index] = null;
-        }
+    if (writing === WRITE_ALL) {
+      writing = TRIED_ALL;
+      mark();
+      try {
+        text = stringify(results);
+      } catch (unwritable) {
+        text = undefined;
       }
-      text = JSON.stringify(all);
     }
-    const taken = newMetas.length === 0 && errors.length === 0 && slow.length === 0
-      ? text : [text, newMetas.length === 0 ? '' : JSON.stringify(newMetas), errors, slow];
+    if (typeof text !== 'string') text = writeEach();
+    writing = WRITE_ALL;
+    const taken = newMetas.length === 0 && errors.length === 0
+      ? text : [text, newMetas.length === 0 ? '' : stringify(newMetas), errors];
     clear();
     return taken;
   }
 
-  // What the last batch produced, unconverted, then cleared: [results, metas, errors], for
-  // Swift to read result by result when finish() could not write them.
-  function takeRaw() {
-    const taken = [results.slice(), newMetas.length === 0 ? '' : JSON.stringify(newMetas), errors];
-    clear();
-    return taken;
+  function writeEach() {
+    if (inResult) {
+      inResult = false;
+      resultFailed(next, 'the time limit stopped reading it');
+      next += 1;
+    }
+    for (; next * 3 < results.length; next += 1) {
+      mark();
+      inResult = true;
+      let json;
+      try {
+        json = stringify(results[next * 3 + 2]);
+      } catch (error) {
+        inResult = false;
+        resultFailed(next, describeThrown(error));
+        continue;
+      }
+      inResult = false;
+      written += (written === '' ? '' : ',') + results[next * 3] + ',' + results[next * 3 + 1] + ',' +
+        (typeof json === 'string' ? json : 'null');
+    }
+    const text = '[' + written + ']';
+    written = '';
+    next = 0;
+    return text;
+  }
+
+  /** Reports result `index` as not written: an error of its operation naming its task. */
+  function resultFailed(index, reason) {
+    const meta = metaOf(results[index * 3 + 1]);
+    const error = plainError(null);
+    const whose = meta === null ? 'a task' : `task '${meta[0]}' on node '${meta[1]}' for event '${meta[2]}'`;
+    setHidden(error, 'name', 'ResultError');
+    setHidden(error, 'message', `The result of ${whose} cannot be written as JSON (${reason}); it was dropped.`);
+    const at = errors.length;
+    errors[at] = results[index * 3];
+    errors[at + 1] = error;
+  }
+
+  /** [task, path, event] of meta `id`, or null (a rare path: results that failed). */
+  function metaOf(id) {
+    for (const [path, byTask] of metaIDs) {
+      for (const [task, byEvent] of byTask) {
+        for (const [event, found] of byEvent) if (found === id) return [task, path, event];
+      }
+    }
+    return null;
+  }
+
+  // Errors cross to the host as plain data: what a script threw is read here, each field in
+  // its own try, so a hostile value (a proxy, a throwing getter, an object without a
+  // prototype) is described instead of breaking the batch.
+  const ERROR_PROTOTYPE = ErrorType.prototype;
+  const ERROR_FIELDS = ['name', 'message', 'stack', 'sourceURL', 'line', 'column'];
+  const MAX_ERROR_FIELDS = 64;
+
+  function setHidden(object, key, value) {
+    define(object, key, { value: value, writable: true, configurable: true, enumerable: false });
+  }
+
+  function read(object, key) {
+    try {
+      return { value: object[key] };
+    } catch (unreadable) {
+      return null;
+    }
+  }
+
+  function describeThrown(thrown) {
+    const message = thrown !== null && typeof thrown === 'object' ? read(thrown, 'message') : null;
+    if (message !== null && typeof message.value === 'string') return message.value;
+    try {
+      return StringType(thrown);
+    } catch (unreadable) {
+      return `a thrown ${thrown === null ? 'null' : typeof thrown} whose message cannot be read`;
+    }
+  }
+
+  /** `thrown` as a plain Error (a primitive stays as it is). */
+  function plainError(thrown) {
+    const type = typeof thrown;
+    if (thrown !== null && type !== 'object' && type !== 'function') return thrown;
+    const plain = setPrototypeOf({}, ERROR_PROTOTYPE);
+    if (thrown === null) return plain;
+    for (let index = 0; index < ERROR_FIELDS.length; index++) {
+      const key = ERROR_FIELDS[index];
+      const found = read(thrown, key);
+      if (found === null || found.value === undefined) continue;
+      const value = found.value;
+      const kind = typeof value;
+      if (kind === 'string' || kind === 'number') setHidden(plain, key, value);
+    }
+    setHidden(plain, 'message', describeThrown(thrown));
+    let keys = [];
+    try {
+      keys = keysOf(thrown);
+    } catch (unreadable) {
+      keys = [];
+    }
+    for (let index = 0; index < keys.length && index < MAX_ERROR_FIELDS; index++) {
+      const key = keys[index];
+      if (callWith(hasOwn, plain, [key])) continue;
+      const found = read(thrown, key);
+      if (found === null) continue;
+      try {
+        const json = stringify(found.value);
+        if (typeof json === 'string') define(plain, key, { value: parse(json), writable: true, configurable: true, enumerable: true });
+      } catch (unwritable) {
+        // A field that is not JSON data: the message and the place still say what happened.
+      }
+    }
+    return plain;
+  }
+
+  // The built-ins the bridge and the core use, as they were when this script was installed
+  // (after the toJSON methods above): [object, key, descriptor, name, ...]. A data property
+  // is checked by reading it (no allocation); an accessor by its descriptor.
+  const BUILT_INS = [
+    ['Object', Object], ['Object.prototype', Object.prototype], ['Array', Array], ['Array.prototype', Array.prototype],
+    ['Function.prototype', Function.prototype], ['JSON', JSON], ['Reflect', Reflect], ['Map.prototype', Map.prototype],
+    ['Set.prototype', Set.prototype], ['String', String], ['String.prototype', String.prototype],
+    ['Number.prototype', Number.prototype], ['Error.prototype', Error.prototype], ['Promise', Promise],
+    ['Promise.prototype', Promise.prototype], ['RegExp.prototype', RegExp.prototype], ['Symbol', Symbol],
+    ['Math', Math], ['Date', Date], ['Date.prototype', Date.prototype],
+  ];
+  const dataProperties = bareArray();
+  const accessors = bareArray();
+  for (let index = 0; index < BUILT_INS.length; index++) {
+    const owner = BUILT_INS[index][0];
+    const object = BUILT_INS[index][1];
+    const keys = ownKeys(object);
+    for (let position = 0; position < keys.length; position++) {
+      const key = keys[position];
+      const descriptor = describe(object, key);
+      const list = 'value' in descriptor ? dataProperties : accessors;
+      const at = list.length;
+      list[at] = object;
+      list[at + 1] = key;
+      list[at + 2] = descriptor;
+      list[at + 3] = owner + '.' + StringType(typeof key === 'symbol' ? key.description : key);
+    }
+  }
+  // Added where JSON.stringify would find them for every object or array.
+  const ADDED_TO_JSON = [['Object.prototype', Object.prototype], ['Array.prototype', Array.prototype]];
+
+  /** Puts back every built-in a script replaced or added; returns their names. */
+  function restoreBuiltIns() {
+    let replaced = null;
+    const note = (name, restored) => {
+      if (replaced === null) replaced = bareArray();
+      replaced[replaced.length] = restored ? name : name + ' (could not be put back)';
+    };
+    for (let at = 0; at < dataProperties.length; at += 4) {
+      const object = dataProperties[at];
+      const key = dataProperties[at + 1];
+      const descriptor = dataProperties[at + 2];
+      let same;
+      try {
+        same = object[key] === descriptor.value && callWith(hasOwn, object, [key]);
+      } catch (unreadable) {
+        same = false;
+      }
+      if (!same) note(dataProperties[at + 3], define(object, key, descriptor));
+    }
+    for (let at = 0; at < accessors.length; at += 4) {
+      const object = accessors[at];
+      const key = accessors[at + 1];
+      const descriptor = accessors[at + 2];
+      const now = describe(object, key);
+      if (now === undefined || now.get !== descriptor.get || now.set !== descriptor.set) {
+        note(accessors[at + 3], define(object, key, descriptor));
+      }
+    }
+    for (let index = 0; index < ADDED_TO_JSON.length; index++) {
+      const object = ADDED_TO_JSON[index][1];
+      if (callWith(hasOwn, object, ['toJSON'])) note(ADDED_TO_JSON[index][0] + '.toJSON', deleteProperty(object, 'toJSON'));
+    }
+    return replaced === null ? bareArray() : replaced;
+  }
+
+  /** The error that reports built-ins a script replaced (`names`, put back where they could be). */
+  function builtInsError(when, names) {
+    const error = plainError(null);
+    let listed = '';
+    for (let index = 0; index < names.length && index < 3; index++) listed += (index === 0 ? '' : ', ') + names[index];
+    if (names.length > 3) listed += ` and ${names.length - 3} more`;
+    setHidden(error, 'name', 'BuiltInError');
+    setHidden(error, 'message', `A task script replaced built-ins ${when}: ${listed}. The core relies on ` +
+      'them, so they were put back; leave the built-ins as they are (wrap or copy them instead).');
+    return error;
   }
 
   return {
@@ -353,11 +594,10 @@
     apply: apply,
     progress: function progress() { return operation; },
     finish: finish,
-    takeRaw: takeRaw,
     forgetMetas: function forgetMetas() {
       metaIDs = new Map();
       metaCount = 0;
-      newMetas = [];
+      newMetas = bareArray();
       recentMetas = [];
       recentNext = 0;
       lastPath = null;

@@ -57,7 +57,10 @@ extension AnalyticsEngine {
         } catch {
             return nil
         }
-        guard let task = running["task"]?.stringValue else { return nil }
+        guard let task = running["task"]?.stringValue else {
+            // No task runs: the core may be loading a task file (its top-level code).
+            return running["file"]?.stringValue.map { "loading the task file \($0)" }
+        }
         var text = "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
         if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue {
             text += " on \(TaskLocation.describeNode(path)) (\(event))"

@@ -24,9 +24,9 @@ public final class AnalyticsEngine {
     /// The time (ms since the epoch) the module's clock reports for operations without a
     /// time of their own; `nil` means the wall clock.
     public var time: Double?
-    /// The most operations sent to JavaScript in one call. The time limit applies to a whole
-    /// call, so batches shrink while operations are slow (a batch aims at an eighth of the
-    /// limit) and grow back when they are fast.
+    /// The most operations sent to JavaScript in one call. The time limit applies to each
+    /// operation of a batch; batches shrink while operations are slow (a batch aims at an
+    /// eighth of the limit), so a stopped one costs little, and grow back when they are fast.
     public static let maximumBatchSize = 2_048
     private var batchSize = 256
     /// Full garbage collections run because nodes were removed: after a batch that brought
@@ -67,9 +67,14 @@ public final class AnalyticsEngine {
         decodesResults = decodingResults
         let modulePath = configuration.moduleURL.standardizedFileURL.path
         runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
+        do {
+            // Before any module code runs: the bridge keeps the built-ins as they are now.
+            bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug)
+        } catch let error as JavaScriptError {
+            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
+        }
         let constructor = try ModuleEntry.loadConstructor(at: modulePath, in: runtime)
         do {
-            bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug)
             let operation = "constructing the manager of \(modulePath)"
             manager =
                 constructor.isConstructor
@@ -196,9 +201,17 @@ public final class AnalyticsEngine {
         deliver(outcome, of: range, operation: operation, onError: onError)
         if let stop = outcome.stop {
             let position = min(range.lowerBound + outcome.finished, range.upperBound - 1)
-            onError(position, AnalyticsError.failure(of: operation(position), stop, runningTask: runningTask()))
+            // Stopped after every operation finished: in a promise job one of them queued.
+            let inPromiseJob = outcome.finished >= range.count
+            onError(position, AnalyticsError.failure(of: operation(position), stop, runningTask: runningTask(), inPromiseJob: inPromiseJob))
             batchSize = 1
             return position + 1
+        }
+        do {
+            try runtime.context.checkMemory(after: "the operations up to this one")
+        } catch {
+            let last = range.upperBound - 1
+            onError(last, .operationFailed(operation: operation(last).summary, ModuleBridge.javaScriptError(error)))
         }
         adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
         if outcome.collectionDue {

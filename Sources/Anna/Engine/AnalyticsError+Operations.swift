@@ -4,11 +4,17 @@ extension AnalyticsError {
     /// The error an operation failed with: failed tasks, a result warning, the time limit
     /// (naming `runningTask`, the task that was running, when the core says), or the
     /// operation itself.
-    static func failure(of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil) -> AnalyticsError {
+    /// `inPromiseJob`: the stop came after the operation's own code, in a promise job (code
+    /// after `await`, a `then` callback) that it or an operation before it queued.
+    static func failure(
+        of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil, inPromiseJob: Bool = false
+    ) -> AnalyticsError {
+        let stopped = inPromiseJob ? "a promise job (code after await, a then callback) of " + (runningTask ?? "a task") : runningTask ?? operation.summary
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
-            let stopped = runningTask ?? operation.summary
             return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
+        case let .memoryLimitExceeded(_, limit, heap):
+            return .operationFailed(operation: operation.summary, .memoryLimitExceeded(operation: stopped, limitBytes: limit, heapBytes: heap))
         default:
             if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
             if let warning = resultWarning(in: error) { return .resultWarning(warning) }

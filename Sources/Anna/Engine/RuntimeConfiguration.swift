@@ -14,8 +14,12 @@ public struct RuntimeConfiguration: Sendable {
     public var coreURL: URL
     /// Folders besides the module's own and the core's that modules may be read from.
     public var additionalAllowedRoots: [URL]
-    /// Seconds one call into JavaScript may run before it is stopped.
+    /// Seconds of CPU time one operation (a registration, an event, a snapshot, a task
+    /// file's load with the registration that loads it) may run before it is stopped.
     public var executionTimeLimit: Double
+    /// Bytes the module's heap may hold while its scripts run before they are stopped (and
+    /// checked after each batch); `nil` for no limit. Default: 512 MB.
+    public var memoryLimit: Int?
     /// Where module files come from (inject ``InMemoryFileAccess`` in tests).
     public var fileAccess: any FileAccess
     /// Where `console` output of tasks goes.
@@ -27,15 +31,18 @@ public struct RuntimeConfiguration: Sendable {
 
     /// The time limit unless one is given: 2 s.
     public static let defaultExecutionTimeLimit: Double = 2
+    /// The memory limit unless one is given: 512 MB.
+    public static let defaultMemoryLimit = 512 << 20
 
     /// Creates a configuration; the defaults are the bundled core, a 2 s limit, files from
     /// disk and the console on standard output.
     public init(
         debug: Bool = false, coreURL: URL = BundledCore.folderURL, additionalAllowedRoots: [URL] = [],
         executionTimeLimit: Double = defaultExecutionTimeLimit, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard,
-        watchTasks: Bool = false
+        watchTasks: Bool = false, memoryLimit: Int? = defaultMemoryLimit
     ) {
         self.watchTasks = watchTasks
+        self.memoryLimit = memoryLimit
         self.debug = debug
         self.coreURL = coreURL
         self.additionalAllowedRoots = additionalAllowedRoots
@@ -44,14 +51,14 @@ public struct RuntimeConfiguration: Sendable {
         self.console = console
     }
 
-    /// A runtime in a new context with this configuration's time limit, where
+    /// A runtime in a new context with this configuration's time and memory limits, where
     /// `require('anna')` finds the core, modules are read only below `folder`, the core and
     /// ``additionalAllowedRoots``, and the global `require` resolves from `folder`.
     /// - Throws: ``JavaScriptError`` when the runtime cannot be installed.
     public func makeRuntime(confinedTo folder: String) throws -> CommonJSRuntime {
         let core = coreURL.standardizedFileURL.path
         return try CommonJSRuntime(
-            context: JavaScriptContext(executionTimeLimit: executionTimeLimit),
+            context: JavaScriptContext(executionTimeLimit: executionTimeLimit, memoryLimit: memoryLimit),
             configuration: .init(
                 searchPaths: [ModulePath.directory(of: core)],
                 allowedRoots: [folder, core] + additionalAllowedRoots.map(\.standardizedFileURL.path),

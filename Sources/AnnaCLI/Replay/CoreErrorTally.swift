@@ -9,7 +9,7 @@ import CoreJS
 struct CoreErrorTally {
     /// The kinds, in the order the summary names them.
     enum Kind: CaseIterable {
-        case taskFailed, taskFileFailed, nodeError, timeLimit, other
+        case taskFailed, taskFileFailed, nodeError, timeLimit, memoryLimit, builtIns, other
 
         /// `1 task failed`, `2 tasks failed`, ….
         func phrase(_ count: Int) -> String {
@@ -18,7 +18,9 @@ struct CoreErrorTally {
             case .taskFailed: return "\(count) \(plural ? "tasks" : "task") failed"
             case .taskFileFailed: return "\(count) task \(plural ? "files" : "file") failed to load"
             case .nodeError: return "\(count) node \(plural ? "errors" : "error")"
-            case .timeLimit: return "\(count) \(plural ? "calls" : "call") stopped at the time limit"
+            case .timeLimit: return "\(count) \(plural ? "operations" : "operation") stopped at the time limit"
+            case .memoryLimit: return "\(count) stopped at the memory limit"
+            case .builtIns: return "\(count) \(plural ? "times" : "time") built-ins replaced"
             case .other: return "\(count) other"
             }
         }
@@ -40,9 +42,12 @@ struct CoreErrorTally {
             counts[.taskFailed, default: 0] += failures.count
         case .operationFailed(_, .executionTimeLimitExceeded):
             counts[.timeLimit, default: 0] += 1
+        case .operationFailed(_, .memoryLimitExceeded):
+            counts[.memoryLimit, default: 0] += 1
         default:
             switch error.exception?.name {
             case "LoadError": counts[.taskFileFailed, default: 0] += 1
+            case "BuiltInError": counts[.builtIns, default: 0] += 1
             case "NodeError": counts[.nodeError, default: 0] += 1
             default: counts[.other, default: 0] += 1
             }

@@ -19,13 +19,22 @@ extension JavaScriptContext {
         _ operation: @autoclosure () -> String, _ body: (UnsafeMutablePointer<JSValueRef?>) -> Result
     ) throws -> Result {
         var exception: JSValueRef?
-        let result = body(&exception)
-        if let exception {
-            if watchdog.fired {
-                watchdog.fired = false
-                throw JavaScriptError.executionTimeLimitExceeded(
-                    operation: operation(), limitSeconds: executionTimeLimit)
+
+        let result = watchdog.entering { body(&exception) }
+        if let stop = watchdog.stop, watchdog.isOutermost {
+            watchdog.stop = nil
+            // Stopped with no exception: the call had returned, and a promise job it queued
+            // (code after `await`, a `then` callback) ran when it ended.
+            let stopped = exception == nil ? "a promise job queued by \(operation())" : operation()
+            switch stop {
+            case .time:
+                throw JavaScriptError.executionTimeLimitExceeded(operation: stopped, limitSeconds: executionTimeLimit)
+            case let .memory(bytes):
+                collectGarbage()
+                throw JavaScriptError.memoryLimitExceeded(operation: stopped, limitBytes: memoryLimit ?? 0, heapBytes: bytes)
             }
+        }
+        if let exception {
             throw JavaScriptError.exception(makeException(from: exception))
         }
         return result

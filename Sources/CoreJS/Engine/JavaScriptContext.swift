@@ -16,8 +16,8 @@ internal import CJavaScriptCore
 /// ```
 public final class JavaScriptContext {
     let contextRef: JSGlobalContextRef
-    private let groupRef: JSContextGroupRef
-    let watchdog = Watchdog()
+    let groupRef: JSContextGroupRef
+    let watchdog: Watchdog
     private let nativeFunctionClass: JSClassRef
     private(set) var errorConstructor: JSObjectRef?
     /// By source URL, how far ``compileFunction(parameters:body:sourceURL:startingLine:)``'s
@@ -28,14 +28,31 @@ public final class JavaScriptContext {
     /// protection from garbage collection: for leak checks in tests and benchmarks.
     public internal(set) var protectedValueCount = 0
 
-    /// Seconds a script or call may run (per entry from Swift) before it is stopped.
+    /// Seconds of CPU time one operation may run before it is stopped: an evaluation or
+    /// call from Swift, or each operation a script marks in ``operationMarker``.
     public let executionTimeLimit: Double
+    /// Bytes the heap may hold while a script runs before it is stopped (`nil`: no limit).
+    public let memoryLimit: Int?
+    /// A `Float64Array` of one number. A script that runs many operations in one call writes
+    /// a new number to its element 0 as it starts each one, so that the time limit applies
+    /// to each operation instead of the whole call.
+    public var operationMarker: JavaScriptValue? {
+        markerRef.map { JavaScriptValue($0, in: self) }
+    }
+    /// Kept protected, not as a ``JavaScriptValue``: a value holds its context.
+    private var markerRef: JSObjectRef?
 
     /// Creates a context.
-    /// - Parameter executionTimeLimit: seconds of CPU time one evaluation or call may take
-    ///   before it is stopped with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
-    public init(executionTimeLimit: Double = 2) {
+    /// - Parameters:
+    ///   - executionTimeLimit: seconds of CPU time one operation may take before it is stopped
+    ///     with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
+    ///   - memoryLimit: bytes the heap may hold while a script runs; past it the script is
+    ///     stopped with ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)``.
+    ///     Checked every 50 ms of a running script and by ``checkMemory()``.
+    public init(executionTimeLimit: Double = 2, memoryLimit: Int? = nil) {
         self.executionTimeLimit = executionTimeLimit
+        self.memoryLimit = memoryLimit
+        watchdog = Watchdog(limit: executionTimeLimit, memoryLimit: memoryLimit)
         groupRef = JSContextGroupCreate()
         contextRef = JSGlobalContextCreateInGroup(groupRef, nil)
         var definition = kJSClassDefinitionEmpty
@@ -43,23 +60,48 @@ public final class JavaScriptContext {
         definition.callAsFunction = nativeFunctionCall
         definition.finalize = nativeFunctionFinalize
         nativeFunctionClass = JSClassCreate(&definition)
-        JSContextGroupSetExecutionTimeLimit(
-            groupRef, executionTimeLimit,
-            { _, info in
-                if let info { Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue().fired = true }
-                return true
-            },
-            Unmanaged.passUnretained(watchdog).toOpaque())
+        // Asked after every slice of a script's CPU time; the watchdog decides by operation.
+        watchdog.arm(groupRef)
         if let global = JSContextGetGlobalObject(contextRef), let constructor = propertyValue(contextRef, global, "Error"),
             JSValueIsObject(contextRef, constructor)
         {
             JSValueProtect(contextRef, constructor)
             errorConstructor = JSValueToObject(contextRef, constructor, nil)
         }
+        let group = groupRef
+        let watchdogRef = watchdog
+        _ = try? globalObject.setProperty("__annaRearm", makeFunction(name: "rearm") { _, _ in
+            watchdogRef.arm(group)
+            return JavaScriptValue(JSValueMakeUndefined(self.contextRef), in: self)
+        })
+        if let marker = JSObjectMakeTypedArray(contextRef, kJSTypedArrayTypeFloat64Array, 1, nil) {
+            JSValueProtect(contextRef, marker)
+            markerRef = marker
+            watchdog.marker = JSObjectGetTypedArrayBytesPtr(contextRef, marker, nil)?.assumingMemoryBound(to: Double.self)
+        }
+    }
+
+    /// The bytes the heap holds now (its blocks and what its objects own outside them), or
+    /// `nil` where the library cannot tell.
+    public var heapBytes: Int? {
+        let bytes = Watchdog.heapBytes(contextRef)
+        return bytes < 0 ? nil : bytes
+    }
+
+    /// Checks the heap against ``memoryLimit`` between calls (a script that stays under the
+    /// check interval can still have grown it): past the limit, a full collection runs first.
+    /// - Throws: ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` when
+    ///   the heap still holds more after it; `operation` names what ran before.
+    public func checkMemory(after operation: @autoclosure () -> String) throws {
+        guard let memoryLimit, let bytes = heapBytes, bytes > memoryLimit else { return }
+        collectGarbage()
+        guard let after = heapBytes, after > memoryLimit else { return }
+        throw JavaScriptError.memoryLimitExceeded(operation: operation(), limitBytes: memoryLimit, heapBytes: after)
     }
 
     deinit {
         if let errorConstructor { JSValueUnprotect(contextRef, errorConstructor) }
+        if let markerRef { JSValueUnprotect(contextRef, markerRef) }
         JSContextGroupClearExecutionTimeLimit(groupRef)
         JSGlobalContextRelease(contextRef)
         JSClassRelease(nativeFunctionClass)
@@ -260,11 +302,6 @@ public final class JavaScriptContext {
         defer { JSStringRelease(string) }
         return String(jsString: string)
     }
-}
-
-/// Notices that the time limit fired, so the error can say so instead of a bare termination.
-final class Watchdog {
-    var fired = false
 }
 
 private let nativeFunctionClassName: StaticString = "NativeFunction"

@@ -55,6 +55,9 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
     case exception(JavaScriptException)
     /// The script ran past the context's time limit and was stopped; `operation` names what ran.
     case executionTimeLimitExceeded(operation: String, limitSeconds: Double)
+    /// The heap grew past the context's memory limit while the script ran, and it was
+    /// stopped; `heapBytes` is what the heap held then.
+    case memoryLimitExceeded(operation: String, limitBytes: Int, heapBytes: Int)
     /// A value was not of the kind an operation needs (e.g. calling a non-function).
     case typeMismatch(String)
 
@@ -65,6 +68,9 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
             return exception.description
         case let .executionTimeLimitExceeded(operation, limit):
             return "execution time limit exceeded: \(operation) ran longer than \(limit.formatted) s and was stopped"
+        case let .memoryLimitExceeded(operation, limit, heap):
+            return "memory limit exceeded: \(operation) grew the heap to \(heap.megabytes) MB, past the limit of "
+                + "\(limit.megabytes) MB, and was stopped"
         case let .typeMismatch(reason):
             return "type mismatch: \(reason)"
         }
@@ -75,6 +81,10 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
         if case let .exception(exception) = self { return exception }
         return nil
     }
+}
+
+extension Int {
+    fileprivate var megabytes: Int { (self + (1 << 19)) >> 20 }
 }
 
 extension Double {

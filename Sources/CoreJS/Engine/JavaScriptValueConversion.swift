@@ -32,14 +32,36 @@ extension JavaScriptContext {
         }
     }
 
-    /// Reads a JavaScript value as JSON-like data (rules on ``JSONValue``).
+    /// Reads a JavaScript value as JSON-like data (rules on ``JSONValue``). Getters, proxy
+    /// traps and `toJSON` methods run; the conversion ends at the first one the watchdog
+    /// stops, and after ``JSONValue/maximumConvertedValues`` values.
     func jsonValue(from ref: JSValueRef) -> JSONValue {
+        var conversion = Conversion()
+        return convert(ref, &conversion) ?? .undefined
+    }
+
+    /// What one conversion has visited and how much of its budget is left.
+    private struct Conversion {
         var ancestors: [JSObjectRef] = []
-        return convert(ref, ancestors: &ancestors) ?? .undefined
+        var remaining = JSONValue.maximumConvertedValues
+        var stopped = false
+    }
+
+    /// Whether the watchdog stopped the script the last call ran; the stop is then the
+    /// conversion's, not reported again by the next call.
+    private func wasStopped(_ conversion: inout Conversion) -> Bool {
+        if conversion.stopped { return true }
+        guard watchdog.stop != nil, watchdog.isOutermost else { return false }
+        watchdog.stop = nil
+        conversion.stopped = true
+        return true
     }
 
     /// `nil` means "not representable" (undefined, function, symbol): dropped from objects.
-    private func convert(_ ref: JSValueRef, ancestors: inout [JSObjectRef]) -> JSONValue? {
+    private func convert(_ ref: JSValueRef, _ conversion: inout Conversion) -> JSONValue? {
+        if conversion.stopped { return JSONValue.stopped }
+        if conversion.remaining <= 0 { return JSONValue.truncated }
+        conversion.remaining -= 1
         switch JSValueGetType(contextRef, ref) {
         case kJSTypeNull:
             return .null
@@ -55,15 +77,16 @@ extension JavaScriptContext {
         case kJSTypeObject:
             guard let object = JSValueToObject(contextRef, ref, nil) else { return nil }
             if JSObjectIsFunction(contextRef, object) { return nil }
-            if ancestors.contains(object) { return .string("[Circular]") }
-            if ancestors.count >= JSONValue.maximumDepth { return JSONValue.tooDeep }
-            ancestors.append(object)
-            defer { ancestors.removeLast() }
-            if JSValueIsArray(contextRef, ref) { return .array(convertArray(object, ancestors: &ancestors)) }
+            if conversion.ancestors.contains(object) { return .string("[Circular]") }
+            if conversion.ancestors.count >= JSONValue.maximumDepth { return JSONValue.tooDeep }
+            conversion.ancestors.append(object)
+            defer { conversion.ancestors.removeLast() }
+            if JSValueIsArray(contextRef, ref) { return .array(convertArray(object, &conversion)) }
             if JSValueIsDate(contextRef, ref) { return isoString(of: object) }
-            if isError(object) { return errorSummary(of: object, ancestors: &ancestors) }  // its own fields, whatever toJSON says
-            if let replacement = toJSONResult(of: object) { return convert(replacement, ancestors: &ancestors) }
-            return .object(convertObject(object, ancestors: &ancestors))
+            if isError(object) { return errorSummary(of: object, &conversion) }  // its own fields, whatever toJSON says
+            if let replacement = toJSONResult(of: object) { return convert(replacement, &conversion) }
+            if wasStopped(&conversion) { return JSONValue.stopped }
+            return .object(convertObject(object, &conversion))
         default:  // undefined, symbol
             return nil
         }
@@ -81,30 +104,42 @@ extension JavaScriptContext {
         return result
     }
 
-    private func convertArray(_ array: JSObjectRef, ancestors: inout [JSObjectRef]) -> [JSONValue] {
+    /// The elements, at most as many as the budget allows (a sparse array may claim billions).
+    private func convertArray(_ array: JSObjectRef, _ conversion: inout Conversion) -> [JSONValue] {
         let lengthRef = propertyValue(contextRef, array, "length")
-        let length = lengthRef.map { Int(JSValueToNumber(contextRef, $0, nil)) } ?? 0
+        let length = lengthRef.map { JSValueToNumber(contextRef, $0, nil) } ?? 0
+        guard !wasStopped(&conversion), length >= 1, length.isFinite else { return [] }
+        let count = min(Int(length), conversion.remaining + 1)
         var elements: [JSONValue] = []
-        elements.reserveCapacity(length)
-        for index in 0..<length {
+        elements.reserveCapacity(count)
+        for index in 0..<count {
             let element = JSObjectGetPropertyAtIndex(contextRef, array, UInt32(index), nil)
-            elements.append(element.flatMap { convert($0, ancestors: &ancestors) } ?? .null)
+            if wasStopped(&conversion) {
+                elements.append(JSONValue.stopped)
+                break
+            }
+            elements.append(element.flatMap { convert($0, &conversion) } ?? .null)
         }
         return elements
     }
 
-    private func convertObject(
-        _ object: JSObjectRef, ancestors: inout [JSObjectRef]
-    ) -> OrderedDictionary<String, JSONValue> {
+    private func convertObject(_ object: JSObjectRef, _ conversion: inout Conversion) -> OrderedDictionary<String, JSONValue> {
         let names = JSObjectCopyPropertyNames(contextRef, object)!
         defer { JSPropertyNameArrayRelease(names) }
         let count = JSPropertyNameArrayGetCount(names)
-        var members = OrderedDictionary<String, JSONValue>(minimumCapacity: count)
+        var members = OrderedDictionary<String, JSONValue>(minimumCapacity: min(count, conversion.remaining))
         for position in 0..<count {
+            if conversion.remaining <= 0 {
+                members["[Truncated]"] = JSONValue.truncated
+                break
+            }
             let name = JSPropertyNameArrayGetNameAtIndex(names, position)!
-            guard let member = JSObjectGetProperty(contextRef, object, name, nil),
-                let value = convert(member, ancestors: &ancestors)
-            else { continue }
+            let member = JSObjectGetProperty(contextRef, object, name, nil)
+            if wasStopped(&conversion) {
+                members[String(jsString: name)] = JSONValue.stopped
+                break
+            }
+            guard let member, let value = convert(member, &conversion) else { continue }
             members[String(jsString: name)] = value
         }
         return members
@@ -119,12 +154,12 @@ extension JavaScriptContext {
     }
 
     /// `name` and `message` (not enumerable on errors) followed by the own enumerable members.
-    private func errorSummary(of error: JSObjectRef, ancestors: inout [JSObjectRef]) -> JSONValue {
+    private func errorSummary(of error: JSObjectRef, _ conversion: inout Conversion) -> JSONValue {
         func text(_ key: String) -> String {
             propertyValue(contextRef, error, key).map(describe) ?? ""
         }
         var members: OrderedDictionary<String, JSONValue> = ["name": .string(text("name")), "message": .string(text("message"))]
-        members.merge(convertObject(error, ancestors: &ancestors)) { _, enumerable in enumerable }
+        members.merge(convertObject(error, &conversion)) { _, enumerable in enumerable }
         return .object(members)
     }
 }

@@ -14,7 +14,10 @@ import OrderedCollections
 /// - an object that contains itself (a cycle) has the repeated reference replaced by the
 ///   string `"[Circular]"`;
 /// - containers nested deeper than ``maximumDepth`` levels are cut there, with the string
-///   `"[Too deep]"` (the JSON parser refuses such texts too).
+///   `"[Too deep]"` (the JSON parser refuses such texts too);
+/// - past ``maximumConvertedValues`` values the rest is cut, with `"[Truncated]"`; a value
+///   whose getter, proxy trap or `toJSON` the time limit stopped becomes `"[Stopped]"`, and
+///   the conversion ends there.
 ///
 /// ```swift
 /// let value: JSONValue = ["action": "selected", "index": 3, "tags": ["a", "b"]]
@@ -41,6 +44,14 @@ extension JSONValue {
     public static let maximumDepth = 512
     /// What stands for a container nested deeper than ``maximumDepth``.
     static let tooDeep = JSONValue.string("[Too deep]")
+    /// The most values read from one JavaScript value; what is left is cut, with
+    /// ``truncated`` where the cut is.
+    public static let maximumConvertedValues = 1_000_000
+    /// What stands for the values past ``maximumConvertedValues``.
+    static let truncated = JSONValue.string("[Truncated]")
+    /// What stands for a value whose reading the watchdog stopped (a getter, proxy trap or
+    /// `toJSON` that ran past the time limit).
+    static let stopped = JSONValue.string("[Stopped]")
 }
 
 extension JSONValue: Equatable {
