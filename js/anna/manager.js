@@ -42,6 +42,7 @@ class Manager {
     this._runningList = []; // the tasks of the event being recorded, and their metas
     this._runningMetas = [];
     this._pending = []; // { task, meta } of async tasks whose promise has not settled
+    this._runningNode = null; // the node of the event whose tasks run now
     this._namespaces = new Map(); // namespace -> relative task file, for coverage()
     this._tree = new NodeTree();
     this._tasks = new TaskRegistry();
@@ -50,7 +51,7 @@ class Manager {
     this._loader = new TaskLoader(taskDirectory, this._debug, {
       add: (tasks) => this._tasks.add(tasks),
       drop: (tasks) => this._tasks.drop(tasks, this._tree.sharedPaths()),
-      ran: (file) => {
+      check: (file) => {
         const replaced = checkBuiltIns === null ? null : checkBuiltIns(`while task file ${file} loaded`);
         if (replaced !== null && this._report !== null) this._report(replaced);
       },
@@ -122,14 +123,38 @@ class Manager {
     const { tasks, metas } = this._tasks.tasksFor(node, name);
     this._runningList = tasks; // runningTask() finds the meta of the task by its place here
     this._runningMetas = metas;
+    this._runningNode = node;
+    this._runTasks(0);
+  }
+
+  /**
+   * After the host's time limit stopped a task of the event being recorded, runs the tasks
+   * after it (the stopped one counts as failed), as recordEvent would have.
+   * @returns {boolean} whether a stopped task was found (false: nothing ran)
+   * @throws {TaskError} like recordEvent, when some of them threw
+   */
+  resumeEvent() {
+    const task = this._runningTask;
+    if (task === null || this._runningNode === null) return false;
+    task.failures += 1;
+    this._runningTask = null;
+    this._runTasks(this._runningList.indexOf(task) + 1);
+    return true;
+  }
+
+  /** Runs the tasks of the event being recorded from `from` on. */
+  _runTasks(from) {
+    const tasks = this._runningList;
+    const metas = this._runningMetas;
+    const node = this._runningNode;
     let failures = null;
-    for (let i = 0; i < tasks.length; i += 1) {
+    for (let i = from; i < tasks.length; i += 1) {
       const task = tasks[i];
       const meta = metas[i];
       task.matches += 1;
       // Set while the task's function runs and its result is read (getters, proxies and
       // toJSON run then), and left set when the host's time limit stops it, so that
-      // runningTask() names it.
+      // runningTask() names it and resumeEvent() goes on after it.
       this._runningTask = task;
       try {
         const result = task.fn(node);
@@ -137,10 +162,11 @@ class Manager {
       } catch (error) {
         task.failures += 1;
         if (failures === null) failures = [];
-        failures.push(this._failure(task, meta, error));
+        failures[failures.length] = this._failure(task, meta, error);
       }
       this._runningTask = null;
     }
+    this._runningNode = null;
     if (failures !== null) throw taskFailure(failures);
   }
 
@@ -345,7 +371,9 @@ class Manager {
     const place = typeof error.sourceURL === 'string' ? placeOf(error.sourceURL, error.line, error.column) : null;
     if (place !== null && isInside(place.file, folder)) return place;
     const frame = firstFrame(error.stack, (file) => isInside(file, folder));
-    return frame !== null ? frame : place;
+    if (frame !== null) return frame;
+    // The core's own code (reading a result, say) is not where the author looks.
+    return place !== null && !isInside(place.file, __dirname) ? place : null;
   }
 
   /** `task/index.js:3:1`: the task's place, relative to the task folder's parent. */

@@ -4,7 +4,8 @@
 // inside the task's failure handling and time limit, so what it throws (or a loop it never
 // leaves) is reported as that task's failure, with its file and line.
 //
-// A plain object of primitive members (most results) is sent as it is. Any other value is
+// A plain object of primitive members (most results) is sent as it is; each member, and each
+// key list, is read once. Any other value is
 // copied by JSON.stringify's rules plus the host's (docs/corejs.md): `toJSON` is honoured,
 // functions and symbols are left out of objects and `null` in arrays, `NaN` and `±Infinity`
 // become `null`, a BigInt its decimal string, a value met again inside itself the string
@@ -23,19 +24,21 @@ const RangeErrorType = RangeError;
 /** What an object leaves out and an array writes as null. */
 const MISSING = Symbol('missing');
 
+/** The members a flatness check read, reused from check to check (each is read once). */
+const scratch = [];
+
 /**
- * Whether `object` is a plain object of primitive members (most results): it is sent as it
- * is, nothing is dropped and nothing copied.
+ * Whether `object`'s `keys` are all primitive members (most results), read into `scratch`:
+ * the index of the first that is not, or -1 when the object can be sent as it is.
  */
-function isFlat(object) {
-  if (getPrototypeOf(object) !== PLAIN) return false;
-  const keys = keysOf(object);
+function firstNested(object, keys) {
   for (let i = 0; i < keys.length; i += 1) {
     const member = object[keys[i]];
+    scratch[i] = member;
     const type = typeof member;
-    if (type === 'object' ? member !== null : type === 'function' || type === 'symbol' || type === 'bigint') return false;
+    if (type === 'object' ? member !== null : type === 'function' || type === 'symbol' || type === 'bigint') return i;
   }
-  return true;
+  return -1;
 }
 
 /** How a key is written in a path: `.name`, or `["odd key"]`. */
@@ -54,9 +57,24 @@ function step(key) {
 function toSendable(value) {
   const type = typeof value;
   if (type === 'function' || type === 'symbol') return { value: undefined, dropped: { path: '', kind: type } };
-  if (value === null || type !== 'object' || isFlat(value)) return { value: type === 'bigint' ? String(value) : value, dropped: null };
+  if (value === null || type !== 'object') return { value: type === 'bigint' ? String(value) : value, dropped: null };
+  let keys = null;
+  let read = -1;
+  if (getPrototypeOf(value) === PLAIN) {
+    keys = keysOf(value);
+    read = firstNested(value, keys);
+    if (read === -1) return { value, dropped: null };
+  }
   const walk = { remaining: MAX_VALUES, ancestors: [], path: [], dropped: null };
-  const copied = copy(value, '', walk);
+  let copied;
+  if (keys === null || typeof value.toJSON === 'function') {
+    copied = copy(value, '', walk);
+  } else {
+    // A plain object with a member to copy: its members read so far are not read again.
+    walk.ancestors.push(value);
+    copied = copyObject(value, walk, keys, read);
+    walk.ancestors.pop();
+  }
   return { value: copied === MISSING ? undefined : copied, dropped: walk.dropped };
 }
 
@@ -84,7 +102,7 @@ function copy(value, key, walk) {
     }
   }
   walk.ancestors.push(value);
-  const result = isArray(value) ? copyArray(value, walk) : copyObject(value, walk);
+  const result = isArray(value) ? copyArray(value, walk) : copyObject(value, walk, keysOf(value), -1);
   walk.ancestors.pop();
   return result;
 }
@@ -102,14 +120,21 @@ function copyArray(array, walk) {
   return result;
 }
 
-function copyObject(object, walk) {
-  const keys = keysOf(object);
+/** Copies `object`'s `keys`; members up to index `read` are taken from `scratch`. */
+function copyObject(object, walk, keys, read) {
   spend(walk, keys.length);
   const result = {};
   for (let i = 0; i < keys.length; i += 1) {
     const key = keys[i];
+    let value;
+    if (i <= read) {
+      value = scratch[i];
+      scratch[i] = undefined;
+    } else {
+      value = object[key];
+    }
     walk.path.push(step(key));
-    const member = copy(object[key], key, walk);
+    const member = copy(value, key, walk);
     walk.path.pop();
     if (member === MISSING) continue;
     if (key === '__proto__') defineProperty(result, key, { value: member, enumerable: true, writable: true, configurable: true });

@@ -46,8 +46,9 @@ class TaskLoader {
   /**
    * @param {string} directory absolute path of the task folder (no trailing '/')
    * @param {boolean} debug re-require on every load
-   * @param {{ add(tasks), drop(tasks), ran(file) }} sink where loaded tasks go; `ran` is told
-   *   when a task file has run (or failed)
+   * @param {{ add(tasks), drop(tasks), check(file) }} sink where loaded tasks go; `check` is
+   *   called as a task file calls `match` and when it has run (or failed), to put back the
+   *   built-ins it replaced before the core's own code goes on
    */
   constructor(directory, debug, sink) {
     this._directory = directory;
@@ -165,7 +166,7 @@ class TaskLoader {
       throw error;
     } finally {
       this._loading = null;
-      this._sink.ran(resolved);
+      this._sink.check(resolved);
     }
     tried.status = 'loaded';
     if (previous !== undefined) keepCounts(previous, tasks);
@@ -179,6 +180,7 @@ class TaskLoader {
     let open = true;
     try {
       requireWithMatch(resolved, (patterns, fn) => {
+        this._sink.check(resolved);
         if (!open) {
           throw new AnnaError(`match() was called after '${resolved}' finished loading; ` +
             'call it while the task file runs.');
@@ -195,7 +197,7 @@ class TaskLoader {
           column: frame === null ? null : frame.column,
         };
         const group = {}; // identifies this match() call
-        for (const pattern of call.parsed) tasks.push(TaskRegistry.task(pattern, fn, where, group));
+        for (const pattern of call.parsed) tasks[tasks.length] = TaskRegistry.task(pattern, fn, where, group);
       });
     } catch (error) {
       // What `match` threw already names the file: let it through as it is.

@@ -21,15 +21,26 @@ final class ModuleBridge {
         }
     }()
 
+    /// After how long (ms) a batch ends before its next operation: a thousandth of the time
+    /// limit (at least 1 ms), which an operation stopped at the limit may have lost to the
+    /// operations before it in its call.
+    static func cutAfterMilliseconds(limit: Double) -> Double {
+        max(1, limit)
+    }
+
     /// When this many metas are numbered, both sides start over.
     static let metaLimit = 65_536
 
     /// What one batch brought back.
     struct Outcome {
-        /// How many operations of the batch finished: all of them unless ``stop`` is set.
+        /// How many operations of the batch finished: all of them unless ``stop`` is set or the
+        /// batch was cut (it had run long enough: the rest goes in a new call).
         var finished: Int
-        /// Why the batch stopped early (the time limit): operation ``finished`` was running.
+        /// Why the batch stopped early (the time limit): operation ``finished`` was running,
+        /// unless ``stoppedAfterOperations``.
         var stop: JavaScriptError?
+        /// Whether the stop came after the operations, in promise jobs they queued.
+        var stoppedAfterOperations = false
         /// Whether nodes removed since the last collection make a full one worth its cost.
         var collectionDue = false
         /// The results of the finished operations, in order.
@@ -64,7 +75,10 @@ final class ModuleBridge {
         self.context = context
         let install = try context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL)
         let script = try install.call(
-            [context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null)],
+            [
+                context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null),
+                context.makeValue(.number(Self.cutAfterMilliseconds(limit: context.executionTimeLimit))),
+            ],
             operation: "installing the module bridge")
         functions = try Functions(script)
         let config = try script.property("config")
@@ -78,9 +92,10 @@ final class ModuleBridge {
         try functions.attach.call([manager])
     }
 
-    /// Runs operations `range` of `batch` and takes back what they produced. `strings` is
-    /// the table of the encoder that made `batch`, after it; the strings JavaScript lacks are
-    /// sent first.
+    /// Runs operations `range` of `batch` and takes back what they produced, unless the time
+    /// limit stopped one (then ``resume()`` may run the rest of its event first, and
+    /// ``takeProduced(into:)`` takes it all). `strings` is the table of the encoder that made
+    /// `batch`, after it; the strings JavaScript lacks are sent first.
     /// - Throws: when the batch could not be sent (nothing ran).
     func send(_ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror) throws -> Outcome {
         if metas.count >= Self.metaLimit {
@@ -107,18 +122,29 @@ final class ModuleBridge {
         tablesSent[slot] = (strings.generation, strings.strings.count)  // taken in before the operations
         var outcome = Outcome(finished: range.count, results: PendingResults(text: [], metas: []))
         do {
-            outcome.collectionDue = try functions.apply.call(arguments).toJSON() == .bool(true)
+            let answer = Int(try functions.apply.call(arguments).toJSON().numberValue ?? Double(2 * range.count))
+            outcome.finished = min(answer / 2, range.count)
+            outcome.collectionDue = answer % 2 == 1
         } catch {
             tablesSent[slot] = nil  // a call stopped by the time limit may not have taken them all in
             outcome.stop = Self.javaScriptError(error)
             do {
-                outcome.finished = min(Int(try functions.progress.call([JavaScriptValue]()).toJSON().numberValue ?? 0), range.count)
+                let progress = Int(try functions.progress.call([JavaScriptValue]()).toJSON().numberValue ?? 0)
+                outcome.stoppedAfterOperations = progress < 0
+                outcome.finished = min(progress < 0 ? -1 - progress : progress, range.count)
             } catch {
                 outcome.finished = 0
             }
         }
-        takeProduced(into: &outcome)
+        if outcome.stop == nil { takeProduced(into: &outcome) }
         return outcome
+    }
+
+    /// After a stop: runs the tasks of the stopped operation's event after the stopped one,
+    /// where the core can. Returns whether the core found the stopped task.
+    /// - Throws: ``JavaScriptError`` when the time limit stopped one of them too.
+    func resume() throws -> Bool {
+        try functions.resume.call([JavaScriptValue]()).toJSON() == .bool(true)
     }
 
     /// Calls into JavaScript throw ``JavaScriptError``; anything else is wrapped as one.
@@ -151,7 +177,7 @@ final class ModuleBridge {
     /// as JSON text; when the time limit stops it there (a getter that loops), it is asked
     /// again, and goes on one result at a time past the one it was writing (reported among
     /// the errors): each try gets further, so this ends.
-    private func takeProduced(into outcome: inout Outcome) {
+    func takeProduced(into outcome: inout Outcome) {
         var taken: JavaScriptValue?
         var attempts = 0
         while taken == nil {
@@ -211,6 +237,7 @@ extension ModuleBridge {
         let apply: JavaScriptValue
         let progress: JavaScriptValue
         let finish: JavaScriptValue
+        let resume: JavaScriptValue
         let forgetMetas: JavaScriptValue
 
         init(_ script: JavaScriptValue) throws {
@@ -218,6 +245,7 @@ extension ModuleBridge {
             apply = try script.property("apply")
             progress = try script.property("progress")
             finish = try script.property("finish")
+            resume = try script.property("resume")
             forgetMetas = try script.property("forgetMetas")
         }
     }

@@ -9,16 +9,20 @@
 // a full garbage collection.
 //
 // The codes of the wire format come from `wire` (Swift's BridgeWire.table): no number of the
-// format is written here. `marker` is the context's operation marker: a new number in it as
-// each operation starts makes the host's time limit apply to each operation.
+// format is written here. `marker` is the context's operation marker: each operation's start
+// time goes there, so a stop at the host's time limit tells how long the stopped one ran. A
+// batch ends early, before an operation, once it has run `cutAfter` ms: the host sends the
+// rest in a new call, and the time limit, which applies to a call, goes nearly whole to each
+// slow operation.
 //
 // Task scripts share this context and may replace built-ins (JSON.stringify,
 // Array.prototype.push, Function.prototype.call, ...): everything here uses the built-ins it
 // captured when it was installed, before any module code ran; the containers it hands to the
 // host have no prototype; and after each batch (and each task file, through
 // config.checkBuiltIns) the built-ins a script replaced are put back and reported.
-(function (wire, marker) {
+(function (wire, marker, cutAfter) {
   'use strict';
+  const now = Date.now;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const callWith = Reflect.apply;
@@ -70,8 +74,14 @@
   let results = bareArray(); // [operation, metaID, value, ...]
   let errors = bareArray(); // [operation, error, ...]
   let lastOperation = 0; // the last operation of the last batch
-  let serial = 0; // what the marker shows
-  function mark() { if (marker !== null && marker !== undefined) marker[0] = ++serial; }
+  let afterOperations = false; // whether the batch's operations are over (promise jobs may run)
+  const marks = marker !== null && marker !== undefined;
+  /** Marks the start of an operation (or of what runs after the batch); returns the time. */
+  function mark() {
+    const time = now();
+    if (marks) marker[0] = time;
+    return time;
+  }
   // Meta IDs by path, then task, then event. Results in a row mostly share a few metas
   // (cells of a list share one path), so the last RECENT metas ([task, path, event, id, ...])
   // are checked first and the last path's map is kept at hand: once paths are many, each
@@ -289,10 +299,12 @@
   // which encode `count` operations.
   // `table` is the slot of the interned table the batch's strings index; `interned` the
   // strings to add to it first (after emptying it when `reset`). `batchLiterals` are the
-  // call's literals; string -1 - literalBase is the first. Returns whether the nodes removed
-  // since the last true call make a full collection worth its cost.
+  // call's literals; string -1 - literalBase is the first. Returns how many operations ran
+  // (all, unless the batch was cut) times two, plus one when the nodes removed since the last
+  // such answer make a full collection worth its cost.
   function apply(batch, length, count, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
+    afterOperations = false;
     currentTable = table;
     while (tables.length <= table) {
       tables[tables.length] = bareArray();
@@ -310,8 +322,9 @@
     numbers = batch;
     at = 0;
     lastOperation = count - 1;
+    const started = mark();
     while (at < length) {
-      mark();
+      if (operation > 0 && mark() - started > cutAfter) break;
       const code = numbers[at++];
       time = numbers[at++];
       try {
@@ -347,9 +360,14 @@
     if (replaced.length > 0) {
       addError(builtInsError('while the operations up to this one ran', replaced));
     }
-    if (removedNodes < COLLECT_AFTER_REMOVING || removedNodes < liveNodes) return false;
+
+    // What runs after the batch (promise jobs) belongs to its last operation.
+    const finished = operation;
+    lastOperation = finished - 1;
+    afterOperations = true;
+    if (removedNodes < COLLECT_AFTER_REMOVING || removedNodes < liveNodes) return finished * 2;
     removedNodes = 0;
-    return true;
+    return finished * 2 + 1;
   }
 
   // Empties what a batch collected, keeping the results array's storage for the next one.
@@ -587,12 +605,31 @@
     return error;
   }
 
+  // After the time limit stopped an operation: the rest of its event's tasks, where the core
+  // can (resumeEvent), as part of that operation. Returns whether the core found the task.
+  function resume() {
+    afterOperations = false;
+    mark();
+    if (manager === null || typeof manager.resumeEvent !== 'function') return false;
+    try {
+      return manager.resumeEvent() === true;
+    } catch (error) {
+      addError(error);
+      return true;
+    } finally {
+      afterOperations = true;
+    }
+  }
+
   return {
     config: config,
+    resume: resume,
     receive: receive,
     attach: function attach(constructed) { manager = constructed; },
     apply: apply,
-    progress: function progress() { return operation; },
+    // The operation running now, or -1 - the number that ran when what runs now (promise jobs)
+    // came after them.
+    progress: function progress() { return afterOperations ? -1 - operation : operation; },
     finish: finish,
     forgetMetas: function forgetMetas() {
       metaIDs = new Map();

@@ -181,14 +181,14 @@ public final class AnalyticsEngine {
 
     /// Sends one batch and returns where the next one starts. An operation that throws is
     /// reported and the others go on; one that the time limit stops is blamed (it was running
-    /// when the limit hit; it is not run again, as it may have half happened) and the next
-    /// batches start small.
+    /// when the limit hit; it is not run again, as it may have half happened), the tasks of
+    /// its event after the stopped one run, and the next batches start small.
     private func run(
         _ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror,
         operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
     ) -> Int {
         let started = ContinuousClock.now
-        let outcome: ModuleBridge.Outcome
+        var outcome: ModuleBridge.Outcome
         do {
             outcome = try bridge.send(batch, range, strings: strings)
         } catch {
@@ -198,27 +198,45 @@ public final class AnalyticsEngine {
             }
             return range.upperBound
         }
-        deliver(outcome, of: range, operation: operation, onError: onError)
-        if let stop = outcome.stop {
-            let position = min(range.lowerBound + outcome.finished, range.upperBound - 1)
-            // Stopped after every operation finished: in a promise job one of them queued.
-            let inPromiseJob = outcome.finished >= range.count
-            onError(position, AnalyticsError.failure(of: operation(position), stop, runningTask: runningTask(), inPromiseJob: inPromiseJob))
-            batchSize = 1
-            return position + 1
+        guard let stop = outcome.stop else {
+            deliver(outcome, of: range, through: outcome.finished, stops: [], operation: operation, onError: onError)
+            do {
+                try runtime.context.checkMemory(after: "the operations up to this one")
+            } catch {
+                let last = range.lowerBound + outcome.finished - 1
+                onError(last, .operationFailed(operation: operation(last).summary, ModuleBridge.javaScriptError(error)))
+            }
+            adjustBatchSize(after: ContinuousClock.now - started, operations: outcome.finished)
+            if outcome.collectionDue {
+                runtime.context.collectGarbage()
+                garbageCollections += 1
+            }
+            return range.lowerBound + max(1, outcome.finished)
         }
-        do {
-            try runtime.context.checkMemory(after: "the operations up to this one")
-        } catch {
-            let last = range.upperBound - 1
-            onError(last, .operationFailed(operation: operation(last).summary, ModuleBridge.javaScriptError(error)))
+        // Stopped after the operations (in a promise job one of them queued), or in one.
+        let inPromiseJob = outcome.stoppedAfterOperations
+        let offset = min(outcome.finished - (inPromiseJob ? 1 : 0), range.count - 1)
+        let stopped = operation(range.lowerBound + offset)
+        var stops = [AnalyticsError.failure(of: stopped, stop, runningTask: runningTask(), inPromiseJob: inPromiseJob)]
+        if !inPromiseJob { stops += resumeStoppedEvent(of: stopped) }
+        bridge.takeProduced(into: &outcome)
+        deliver(outcome, of: range, through: offset + 1, stops: stops.map { (offset, $0) }, operation: operation, onError: onError)
+        batchSize = 1
+        return range.lowerBound + offset + 1
+    }
+
+    /// Runs the tasks after the stopped one of the stopped operation's event; returns the
+    /// stops among them (each stop moves past one task, so this ends).
+    private func resumeStoppedEvent(of stopped: ModuleOperation) -> [AnalyticsError] {
+        var stops: [AnalyticsError] = []
+        while true {
+            do {
+                _ = try bridge.resume()
+                return stops
+            } catch {
+                stops.append(.failure(of: stopped, ModuleBridge.javaScriptError(error), runningTask: runningTask()))
+            }
         }
-        adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
-        if outcome.collectionDue {
-            runtime.context.collectGarbage()
-            garbageCollections += 1
-        }
-        return range.upperBound
     }
 
     private func adjustBatchSize(after elapsed: Duration, operations: Int) {
@@ -230,25 +248,30 @@ public final class AnalyticsEngine {
         }
     }
 
-    /// Hands on the results and errors of the batch's finished operations, in order: as one
+    /// Hands on the results and errors of the batch's operations before offset `through`, in
+    /// order, with `stops` (errors by offset) after the others of their operation: as one
     /// undecoded batch when nothing failed, else result by result between the errors.
     private func deliver(
-        _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, operation: (Int) -> ModuleOperation,
-        onError: (Int, AnalyticsError) -> Void
+        _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, through: Int, stops: [(Int, AnalyticsError)],
+        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
     ) {
-        let errors = outcome.errors.map { ($0.offset, AnalyticsError.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
-        if outcome.results.text.count <= 2, errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil { return }  // "[]": nothing
-        if !decodesResults, errors.isEmpty, outcome.stop == nil, outcome.readFailure == nil {
+        let errors =
+            outcome.errors.map { ($0.offset, AnalyticsError.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
+            + stops
+        let nothingFailed = errors.isEmpty && outcome.readFailure == nil
+        if outcome.results.text.count <= 2, nothingFailed { return }  // "[]": nothing
+        if !decodesResults, nothingFailed {
             output(.results(outcome.results))
             return
         }
+        let ordered = errors.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
         var nextError = 0
         var decodeFailure: AnalyticsError?
         do {
             try outcome.results.forEachResult { offset, result in
-                guard offset < outcome.finished else { return }
-                while nextError < errors.count, errors[nextError].0 < offset {
-                    onError(batch.lowerBound + errors[nextError].0, errors[nextError].1)
+                guard offset < through else { return }
+                while nextError < ordered.count, ordered[nextError].0 < offset {
+                    onError(batch.lowerBound + ordered[nextError].0, ordered[nextError].1)
                     nextError += 1
                 }
                 output(.result(result))
@@ -256,11 +279,11 @@ public final class AnalyticsEngine {
         } catch {
             decodeFailure = error
         }
-        for (offset, error) in errors[nextError...] where offset < outcome.finished {
+        for (offset, error) in ordered[nextError...] where offset < through {
             onError(batch.lowerBound + offset, error)
         }
-        guard outcome.finished > 0 else { return }  // with none finished, no result was lost
-        let last = batch.lowerBound + outcome.finished - 1
+        guard through > 0 else { return }  // with none run, no result was lost
+        let last = batch.lowerBound + through - 1
         if let failure = outcome.readFailure {
             onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
         }

@@ -9,7 +9,8 @@ extension AnalyticsError {
     static func failure(
         of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil, inPromiseJob: Bool = false
     ) -> AnalyticsError {
-        let stopped = inPromiseJob ? "a promise job (code after await, a then callback) of " + (runningTask ?? "a task") : runningTask ?? operation.summary
+        let stopped =
+            inPromiseJob ? "a promise job (code after await, a then callback) of " + (runningTask ?? "a task") : runningTask ?? operation.summary
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
             return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))

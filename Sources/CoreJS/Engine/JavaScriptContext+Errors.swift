@@ -19,7 +19,6 @@ extension JavaScriptContext {
         _ operation: @autoclosure () -> String, _ body: (UnsafeMutablePointer<JSValueRef?>) -> Result
     ) throws -> Result {
         var exception: JSValueRef?
-
         let result = watchdog.entering { body(&exception) }
         if let stop = watchdog.stop, watchdog.isOutermost {
             watchdog.stop = nil

@@ -28,14 +28,13 @@ public final class JavaScriptContext {
     /// protection from garbage collection: for leak checks in tests and benchmarks.
     public internal(set) var protectedValueCount = 0
 
-    /// Seconds of CPU time one operation may run before it is stopped: an evaluation or
-    /// call from Swift, or each operation a script marks in ``operationMarker``.
+    /// Seconds of CPU time one evaluation or call from Swift may run before it is stopped.
     public let executionTimeLimit: Double
     /// Bytes the heap may hold while a script runs before it is stopped (`nil`: no limit).
     public let memoryLimit: Int?
     /// A `Float64Array` of one number. A script that runs many operations in one call writes
-    /// a new number to its element 0 as it starts each one, so that the time limit applies
-    /// to each operation instead of the whole call.
+    /// the time each one starts (`Date.now()`) to its element 0, so that a stop at the time
+    /// limit can say how long the operation it stopped ran (see ``stoppedOperationSeconds``).
     public var operationMarker: JavaScriptValue? {
         markerRef.map { JavaScriptValue($0, in: self) }
     }
@@ -44,11 +43,11 @@ public final class JavaScriptContext {
 
     /// Creates a context.
     /// - Parameters:
-    ///   - executionTimeLimit: seconds of CPU time one operation may take before it is stopped
-    ///     with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
-    ///   - memoryLimit: bytes the heap may hold while a script runs; past it the script is
-    ///     stopped with ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)``.
-    ///     Checked every 50 ms of a running script and by ``checkMemory()``.
+    ///   - executionTimeLimit: seconds of CPU time one evaluation or call may take before it is
+    ///     stopped with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
+    ///   - memoryLimit: bytes the heap may hold; a script stopped at the time limit with the
+    ///     heap past it is reported with ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)``,
+    ///     and ``checkMemory(after:)`` checks it between calls.
     public init(executionTimeLimit: Double = 2, memoryLimit: Int? = nil) {
         self.executionTimeLimit = executionTimeLimit
         self.memoryLimit = memoryLimit
@@ -60,7 +59,6 @@ public final class JavaScriptContext {
         definition.callAsFunction = nativeFunctionCall
         definition.finalize = nativeFunctionFinalize
         nativeFunctionClass = JSClassCreate(&definition)
-        // Asked after every slice of a script's CPU time; the watchdog decides by operation.
         watchdog.arm(groupRef)
         if let global = JSContextGetGlobalObject(contextRef), let constructor = propertyValue(contextRef, global, "Error"),
             JSValueIsObject(contextRef, constructor)
@@ -68,18 +66,16 @@ public final class JavaScriptContext {
             JSValueProtect(contextRef, constructor)
             errorConstructor = JSValueToObject(contextRef, constructor, nil)
         }
-        let group = groupRef
-        let watchdogRef = watchdog
-        _ = try? globalObject.setProperty("__annaRearm", makeFunction(name: "rearm") { _, _ in
-            watchdogRef.arm(group)
-            return JavaScriptValue(JSValueMakeUndefined(self.contextRef), in: self)
-        })
         if let marker = JSObjectMakeTypedArray(contextRef, kJSTypedArrayTypeFloat64Array, 1, nil) {
             JSValueProtect(contextRef, marker)
             markerRef = marker
             watchdog.marker = JSObjectGetTypedArrayBytesPtr(contextRef, marker, nil)?.assumingMemoryBound(to: Double.self)
         }
     }
+
+    /// How long the operation the last stop ended had run (wall-clock seconds since the later
+    /// of its call's start and its mark in ``operationMarker``), or `nil` when no call was stopped.
+    public var stoppedOperationSeconds: Double? { watchdog.stoppedOperationSeconds }
 
     /// The bytes the heap holds now (its blocks and what its objects own outside them), or
     /// `nil` where the library cannot tell.
@@ -88,8 +84,8 @@ public final class JavaScriptContext {
         return bytes < 0 ? nil : bytes
     }
 
-    /// Checks the heap against ``memoryLimit`` between calls (a script that stays under the
-    /// check interval can still have grown it): past the limit, a full collection runs first.
+    /// Checks the heap against ``memoryLimit`` between calls: past the limit, a full
+    /// collection runs first.
     /// - Throws: ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` when
     ///   the heap still holds more after it; `operation` names what ran before.
     public func checkMemory(after operation: @autoclosure () -> String) throws {

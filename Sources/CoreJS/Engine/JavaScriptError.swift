@@ -55,8 +55,8 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
     case exception(JavaScriptException)
     /// The script ran past the context's time limit and was stopped; `operation` names what ran.
     case executionTimeLimitExceeded(operation: String, limitSeconds: Double)
-    /// The heap grew past the context's memory limit while the script ran, and it was
-    /// stopped; `heapBytes` is what the heap held then.
+    /// The heap held more than the context's memory limit after `operation` (a call stopped
+    /// at the time limit, or calls checked after they ended); `heapBytes` is what it held.
     case memoryLimitExceeded(operation: String, limitBytes: Int, heapBytes: Int)
     /// A value was not of the kind an operation needs (e.g. calling a non-function).
     case typeMismatch(String)
@@ -69,8 +69,7 @@ public enum JavaScriptError: Error, Sendable, Equatable, CustomStringConvertible
         case let .executionTimeLimitExceeded(operation, limit):
             return "execution time limit exceeded: \(operation) ran longer than \(limit.formatted) s and was stopped"
         case let .memoryLimitExceeded(operation, limit, heap):
-            return "memory limit exceeded: \(operation) grew the heap to \(heap.megabytes) MB, past the limit of "
-                + "\(limit.megabytes) MB, and was stopped"
+            return "memory limit exceeded: the heap holds \(heap.megabytes) MB, past the limit of \(limit.megabytes) MB, after \(operation)"
         case let .typeMismatch(reason):
             return "type mismatch: \(reason)"
         }

@@ -1,17 +1,18 @@
+internal import CJavaScriptCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-internal import CJavaScriptCore
 
-/// Stops scripts that run too long or grow the heap too far.
+/// Stops a script once one entry from Swift has run for the time limit (CPU time), and says
+/// why: the time limit, or the heap past the memory limit.
 ///
-/// JavaScriptCore asks ``shouldStop(_:)`` after every ``slice`` of CPU time a script runs in
-/// one entry from Swift. An entry may run many operations (a batch): the script writes a new
-/// number to the ``marker`` when it starts each one, so the time limit applies to each
-/// operation, never to the batch. An operation is timed from the first slice that sees it,
-/// so it is stopped after between `limit` and `limit + slice` seconds of its own.
+/// JavaScriptCore asks once per entry (the callback never lets a script go on: in this
+/// library a watchdog that once did is not asked again in later entries). An entry may run
+/// many operations (a batch); the script writes each one's start time to the ``marker``,
+/// so a stop can tell how long the stopped operation itself ran.
 final class Watchdog {
     /// Why the last stopped script was stopped.
     enum Stop: Equatable {
@@ -19,92 +20,71 @@ final class Watchdog {
         case memory(bytes: Int)
     }
 
-    /// How often a running script is checked (seconds of CPU time).
-    static let slice = 0.05
-
     let limit: Double
     let memoryLimit: Int?
     /// Set when the watchdog stopped a script; cleared by whoever reports it.
     var stop: Stop?
-    /// Where scripts write the number of the operation they start (a `Float64Array`'s storage).
+    /// How long the stopped operation ran, in seconds (set with ``stop``).
+    private(set) var stoppedOperationSeconds: Double?
+    /// Where scripts write when the operation they start started (ms since 1970).
     var marker: UnsafeMutablePointer<Double>?
-    /// Entries from Swift (depth 0) so far, and how deep the current one is.
-    private(set) var entries = 0
     private var depth = 0
-    private var seenEntries = -1
-    private var seenMarker = Double.nan
-    private var operationStart = 0.0
+    private var entryStart = 0.0
 
     init(limit: Double, memoryLimit: Int?) {
         self.limit = limit
         self.memoryLimit = memoryLimit
     }
 
-    /// Has JavaScriptCore ask ``shouldStop(_:)`` after the next slice of a script's CPU time
-    /// in `group`. The library asks once per limit it is given, so each answer gives it the
-    /// limit again (for the next slice, or the next entry after a stop).
+    /// Has JavaScriptCore stop a script in `group` after the limit, asking ``stopping(_:)`` why.
     func arm(_ group: JSContextGroupRef) {
         JSContextGroupSetExecutionTimeLimit(
-            group, min(limit, Self.slice),
+            group, limit,
             { context, info in
                 guard let context, let info else { return true }
-                let watchdog = Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue()
-                if watchdog.shouldStop(context) {
-                    JSContextGroupClearExecutionTimeLimit(JSContextGetGroup(context))
-                    return true
-                }
-                watchdog.arm(JSContextGetGroup(context))
-                return false
+                Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue().stopping(context)
+                return true
             },
             Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    /// Runs `body` as an entry from Swift: at depth 0, a new operation for the time limit.
-    func entering<Result>(_ body: () throws -> Result) rethrows -> Result {
-        if depth == 0 { entries &+= 1 }
-        depth += 1
-        defer { depth -= 1 }
-        return try body()
     }
 
     /// Whether no entry from Swift is under way (a stop is reported by the outermost one).
     var isOutermost: Bool { depth == 0 }
 
-    /// Whether the script running in `context` must stop now (asked on its thread).
-    func shouldStop(_ context: JSContextRef) -> Bool {
-        debugPrintStop("shouldStop \(Self.threadCPUSeconds()) \(entries) \(marker?.pointee ?? -1)")
-        let now = Self.threadCPUSeconds()
-        let operation = marker?.pointee ?? 0
-        if entries != seenEntries || !(operation == seenMarker) {
-            seenEntries = entries
-            seenMarker = operation
-            operationStart = now
+    /// Runs `body` as an entry from Swift.
+    func entering<Result>(_ body: () throws -> Result) rethrows -> Result {
+        if depth == 0 {
+            entryStart = Self.wallMilliseconds()
+            marker?.pointee = 0
         }
-        if now - operationStart >= limit {
-            stop = .time
-            return true
-        }
+        depth += 1
+        defer { depth -= 1 }
+        return try body()
+    }
+
+    /// Notes why the script running in `context` is stopped (asked on its thread).
+    private func stopping(_ context: JSContextRef) {
+        let now = Self.wallMilliseconds()
+        stoppedOperationSeconds = (now - max(entryStart, marker?.pointee ?? 0)) / 1000
         if let memoryLimit {
             let bytes = Self.heapBytes(context)
             if bytes > memoryLimit {
                 stop = .memory(bytes: bytes)
-                return true
+                return
             }
         }
-        return false
+        stop = .time
     }
 
     /// The bytes the context group's heap holds: its objects and the memory they own outside
     /// it (array buffers, strings).
     static func heapBytes(_ context: JSContextRef) -> Int {
-        0 // anna_heap_bytes(context)
+        anna_heap_bytes(context)
     }
 
-    static func threadCPUSeconds() -> Double {
+    static func wallMilliseconds() -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
     }
 }
-import Foundation
-func debugPrintStop(_ s: String) { FileHandle.standardError.write((s + "\n").data(using: .utf8)!) }

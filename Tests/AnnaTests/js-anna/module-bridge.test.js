@@ -29,10 +29,10 @@ function bridged(tasks) {
   return { bridge, calls };
 }
 
-/** Sends `numbers` with the interned `strings` (a fresh table 0) and `literals`. */
-function send(bridge, numbers, strings, literals) {
+/** Sends `count` operations encoded as `numbers` with the interned `strings` (a fresh table 0) and `literals`. */
+function send(bridge, count, numbers, strings, literals) {
   const batch = new Float64Array(numbers);
-  return bridge.apply(batch, numbers.length, 0, strings, literals || null, 0, true);
+  return bridge.apply(batch, numbers.length, count, 0, strings, literals || null, 0, true);
 }
 
 exports['installs only with every name of the wire table, and reports the names it read'] = () => {
@@ -48,7 +48,7 @@ exports['installs only with every name of the wire table, and reports the names 
 exports['operations reach the manager decoded from numbers, strings and literals'] = () => {
   const { bridge, calls } = bridged();
   // strings: 0 '__root__', 1 'tap', 2 'key', 3 'v'; literal -1 '{"a":[1]}'
-  send(bridge, [
+  send(bridge, 4, [
     op.register, 1000, idKind.plain, 1, idKind.absent, 0, 0, NaN, NaN, header.null,
     op.event, 1001, idKind.plain, 1, 1, 2, 2, tag.string, 3, 3, tag.json, -1,
     op.event, 1002, idKind.plain, 1, 1, header.value, tag.number, 7,
@@ -67,60 +67,125 @@ exports['finish hands back results, metas and errors once, then nothing'] = () =
     if (properties === true) throw new Error('task threw');
     receive({ seen: name }, { task: 'tap', path: '/root', event: name });
   });
-  send(bridge, [
+  assert.equal(send(bridge, 3, [
     op.event, 1, idKind.plain, 1, 0, header.null,
     op.event, 2, idKind.plain, 1, 0, header.value, tag.true,
     op.event, 3, idKind.plain, 1, 0, header.null,
-  ], ['tap']);
-  const [text, metas, errors, slow] = bridge.finish();
+  ], ['tap']), 3 * 2, 'three operations ran; no collection is due');
+  const [text, metas, errors] = bridge.finish();
   assert.deepEqual(JSON.parse(text), [0, 0, { seen: 'tap' }, 2, 0, { seen: 'tap' }]);
   assert.deepEqual(JSON.parse(metas), ['tap', '/root', 'tap']);
   assert.equal(errors.length, 2);
   assert.equal(errors[0], 1, 'the failing operation is named by its offset');
   assert.equal(errors[1].message, 'task threw');
-  assert.deepEqual(slow, []);
+  assert.ok(errors[1] instanceof Error && errors[1].stack.includes('module-bridge.test.js'), 'a plain error keeps its stack');
   assert.equal(bridge.finish(), '[]', 'nothing left: just the (empty) results text');
 };
 
 exports['a batch with results only comes back as the results text alone'] = () => {
   const { bridge } = bridged((name, properties, id, receive) => receive(name, { task: 't', path: '/p', event: name }));
-  send(bridge, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
+  send(bridge, 1, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
   assert.equal(bridge.finish()[1], JSON.stringify(['t', '/p', 'tap']), 'the first batch brings its meta');
-  send(bridge, [op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
+  send(bridge, 1, [op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
   assert.equal(bridge.finish(), '[0,0,"tap"]', 'the meta is known: text alone');
 };
 
-exports['a value JSON cannot write goes out of band; no value passes for framing'] = () => {
+exports['a value JSON cannot write is reported with its task; the others are kept; none passes for framing'] = () => {
   const cycle = { name: 'loop' };
   cycle.self = cycle;
   const lookalike = { '\u0000anna-slow': 0 };
+  const meta = { task: 'tap', path: '/root', event: 'tap' };
   const { bridge } = bridged((name, properties, id, receive) => {
-    receive(lookalike, null);
-    receive(cycle, null);
-    receive(10n, null);
+    receive(lookalike, meta);
+    receive(cycle, meta);
+    receive({ get broken() { throw new Error('getter threw'); } }, meta);
+    receive(10n, meta);
+    receive('last', meta);
   });
-  send(bridge, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
-  const [text, , , slow] = bridge.finish();
-  assert.deepEqual(JSON.parse(text), [0, -1, lookalike, 0, -1, null, 0, -1, null]);
-  assert.equal(slow.length, 4);
-  assert.equal(slow[0], 1, 'result 1 is the cycle');
-  assert.equal(slow[1], cycle);
-  assert.equal(slow[2], 2, 'result 2 is the BigInt');
+  send(bridge, 1, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
+  const [text, , errors] = bridge.finish();
+  assert.deepEqual(JSON.parse(text), [0, 0, lookalike, 0, 0, 'last']);
+  assert.equal(errors.length, 6);
+  assert.deepEqual([errors[0], errors[2], errors[4]], [0, 0, 0]);
+  assert.equal(errors[1].name, 'ResultError');
+  assert.ok(/^The result of task 'tap' on node '\/root' for event 'tap' cannot be written as JSON \(.*cyclic/i.test(errors[1].message), errors[1].message);
+  assert.ok(errors[3].message.includes('(getter threw)'), errors[3].message);
+  assert.ok(/BigInt/.test(errors[5].message), errors[5].message);
 };
 
-exports['takeRaw hands back the unconverted results when finish could not'] = () => {
-  const { bridge } = bridged((name, properties, id, receive) => receive([name], { task: 't', path: '/p', event: name }));
-  send(bridge, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
-  const [results, metas, errors] = bridge.takeRaw();
-  assert.deepEqual(results, [0, 0, ['tap']]);
-  assert.deepEqual(JSON.parse(metas), ['t', '/p', 'tap']);
-  assert.equal(errors.length, 0);
-  assert.equal(bridge.finish(), '[]', 'taken once');
+exports['what a script throws crosses as a plain error, even when it cannot be read'] = () => {
+  const hostile = new Proxy({}, { get() { throw new Error('no'); }, ownKeys() { throw new Error('no'); }, getPrototypeOf() { throw new Error('no'); } });
+  const thrown = [Object.create(null), hostile, { message: 'plain object', code: 7, nested: { ok: true } }, 'text'];
+  const { bridge } = bridged((name, properties, id) => { throw thrown[id]; });
+  send(bridge, 4, [
+    op.event, 1, idKind.plain, 0, 0, header.null,
+    op.event, 1, idKind.plain, 1, 0, header.null,
+    op.event, 1, idKind.plain, 2, 0, header.null,
+    op.event, 1, idKind.plain, 3, 0, header.null,
+  ], ['tap']);
+  const errors = bridge.finish()[2];
+  assert.deepEqual([errors[0], errors[2], errors[4], errors[6]], [0, 1, 2, 3]);
+  assert.equal(errors[1].message, 'a thrown object whose message cannot be read');
+  assert.equal(errors[3].message, 'a thrown object whose message cannot be read');
+  assert.deepEqual([errors[5].message, errors[5].code, errors[5].nested], ['plain object', 7, { ok: true }]);
+  assert.ok(errors[5] instanceof Error, 'a plain Error');
+  assert.equal(errors[7], 'text', 'a thrown primitive stays as it is');
+};
+
+exports['built-ins a task replaced are put back after the batch and reported; results still arrive'] = () => {
+  const originals = [JSON.stringify, Array.prototype.push, Function.prototype.call];
+  const { bridge } = bridged((name, properties, id, receive) => {
+    JSON.stringify = () => 'forged';
+    Array.prototype.push = function push() { return 0; };
+    Function.prototype.call = function call() { return undefined; };
+    Object.prototype.toJSON = function toJSON() { return undefined; };
+    receive({ kept: true }, { task: 't', path: '/p', event: name });
+  });
+  try {
+    send(bridge, 1, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
+    assert.deepEqual([JSON.stringify, Array.prototype.push, Function.prototype.call], originals, 'put back');
+    assert.equal(Object.prototype.hasOwnProperty('toJSON'), false, 'the added toJSON is gone');
+    const [text, , errors] = bridge.finish();
+    assert.deepEqual(JSON.parse(text), [0, 0, { kept: true }]);
+    assert.equal(errors[1].name, 'BuiltInError');
+    assert.ok(errors[1].message.startsWith('A task script replaced built-ins while the operations up to this one ran: ' +
+      'Array.prototype.push, Function.prototype.call, JSON.stringify and 1 more. The core relies on them, so they were put back'),
+    errors[1].message);
+  } finally {
+    [JSON.stringify, Array.prototype.push, Function.prototype.call] = originals;
+    delete Object.prototype.toJSON;
+  }
+};
+
+exports['a batch ends before an operation once it ran for cutAfter ms; promise jobs belong to its last operation'] = () => {
+  const { bridge, calls } = (function () {
+    const installed = install(wire, null, 5);
+    const seen = [];
+    installed.attach({
+      registerNode() {},
+      recordEvent(name, properties, id) {
+        seen.push(id);
+        const until = Date.now() + 10;
+        while (Date.now() < until) { /* a slow operation */ }
+        Promise.resolve().then(() => installed.receive('later', { task: 't', path: '/p', event: name }));
+      },
+      deregisterNodes() { return 1; },
+    });
+    return { bridge: installed, calls: seen };
+  })();
+  const answer = send(bridge, 3, [
+    op.event, 1, idKind.plain, 1, 0, header.null,
+    op.event, 1, idKind.plain, 2, 0, header.null,
+    op.event, 1, idKind.plain, 3, 0, header.null,
+  ], ['tap']);
+  assert.equal(answer, 1 * 2, 'one operation ran: the batch was cut before the second');
+  assert.deepEqual(calls, [1]);
+  assert.equal(bridge.progress(), -2, 'after one operation');
 };
 
 exports['an unknown operation code is an error of that operation; the next one runs'] = () => {
   const { bridge, calls } = bridged();
-  send(bridge, [99, 1, op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
+  send(bridge, 2, [99, 1, op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
   const errors = bridge.finish()[2];
   assert.equal(errors[0], 0);
   assert.ok(/unknown operation code 99/.test(errors[1].message), errors[1].message);

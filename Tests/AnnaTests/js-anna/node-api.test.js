@@ -98,7 +98,8 @@ module.exports = {
     manager.recordEvent('ana-updated', { 'key-path': 'count', value: null }, 4);
     manager.recordEvent('ana-updated', { value: 'no key path: not a value update' }, 4);
     manager.recordEvent('probe', null, 4);
-    assert.deepEqual(sent(), [[undefined, undefined], ['Hello', 2], ['World', null]]);
+    // Results are JSON data: an array's undefined members are sent as null.
+    assert.deepEqual(sent(), [[null, null], ['Hello', 2], ['World', null]]);
   },
 
   'config.now is the clock for createdAt and event times'() {
@@ -150,7 +151,7 @@ module.exports = {
       manager.recordEvent('ana-updated', { 'key-path': keyPath, value }, 4);
     }
     manager.recordEvent('probe', null, 4);
-    assert.deepEqual(sent(), [[undefined, undefined, undefined, undefined, undefined], [10, 2, 3, 'u', 'nan']]);
+    assert.deepEqual(sent(), [[null, null, null, null, null], [10, 2, 3, 'u', 'nan']]);
   },
 
   'the module constructor works with and without new'() {

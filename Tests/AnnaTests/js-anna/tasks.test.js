@@ -158,12 +158,21 @@ module.exports = {
     assert.deepEqual(events, ['tap', 'tap', 'probe']);
   },
 
-  'an error thrown by receive propagates as it is'() {
-    scripted((match) => match('tap', () => 'x')); // sets the script
+  'an error thrown by receive is the failure of the task whose result it was; the others still run'() {
+    scripted((match) => {
+      match('tap', () => 'x');
+      match('tap', () => 'y');
+    });
     const Module = require('./fixtures/scripted');
-    const manager = Module(() => { throw new Error('host is gone'); });
+    const received = [];
+    const manager = Module((result) => {
+      if (result === 'x') throw new Error('host refused x');
+      received.push(result);
+    });
     manager.registerNode(1, null, 'root');
-    assert.throws(() => manager.recordEvent('tap', null, 1), 'host is gone');
+    const error = assert.throws(() => manager.recordEvent('tap', null, 1), "Task 'tap' failed on node '' for event 'tap': host refused x");
+    assert.equal(error.errors.length, 1);
+    assert.deepEqual(received, ['y']);
   },
 
   'match kept after its file loaded cannot add tasks'() {
