@@ -73,6 +73,16 @@ struct HostileInputTests {
         )
     }
 
+    @Test("an error of the module quoting the stream shows what does not show, on one line")
+    func visibleModuleErrors() throws {
+        let (output, file) = try runShop(after: #"{"op":"event","id":99,"name":"tap\u2028\n\u0000"}"#)
+        #expect(output.status == 0)
+        #expect(
+            output.stderrLinesWithoutNotes.first
+                == "\(file):10: error: recording 'tap<U+2028><U+000A><U+0000>' on node 99 failed: NodeError: Cannot record event 'tap<U+2028><U+000A><U+0000>' on node 99: the node is not registered."
+        )
+    }
+
     @Test("a byte order mark opening the stream is dropped; line numbers stay those of the file")
     func byteOrderMark() throws {
         let workspace = try Workspace.shop()

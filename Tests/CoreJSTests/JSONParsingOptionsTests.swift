@@ -30,6 +30,17 @@ struct JSONParsingOptionsTests {
         }
     }
 
+    @Test("a long path keeps its start and its innermost keys")
+    func longPath() {
+        let depth = 200
+        let text = String(repeating: #"{"k":"#, count: depth) + #"{"x":1,"x":2}"# + String(repeating: "}", count: depth)
+        let path = Array(repeating: "k", count: depth).joined(separator: ".")
+        let shown = String(path.prefix(40)) + "…" + String(path.suffix(79))
+        #expect(throws: JSONParseError(reason: "duplicate key 'x' in '\(shown)'", column: 5 * depth + 1, kind: .duplicateKey)) {
+            try JSONValue(parsing: text, options: .rejectingDuplicateKeys)
+        }
+    }
+
     @Test("duplicates among more than 8 keys are found too")
     func duplicatesAmongMany() {
         let text = "{" + (0..<20).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + #","k17":0}"#

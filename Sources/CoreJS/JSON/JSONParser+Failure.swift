@@ -40,8 +40,16 @@ extension JSONParser {
             }
         }
 
-        /// `properties.tags[2]`; a key that is empty or holds `.`, `[`, `]` or `'` is written `["a.b"]`.
+        /// `properties.tags[2]`; a key that is empty or holds `.`, `[`, `]` or `'` is written
+        /// `["a.b"]`. A path past 120 characters keeps its start and its end, the innermost keys.
         var pathText: String {
+            let text = fullPathText
+            guard text.unicodeScalars.count > 120 else { return text }
+            return String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
+                + String(String.UnicodeScalarView(text.unicodeScalars.suffix(79)))
+        }
+
+        private var fullPathText: String {
             var text = ""
             for step in path {
                 switch step {
