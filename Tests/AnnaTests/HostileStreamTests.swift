@@ -129,7 +129,7 @@ struct LargestIDManagerTests {
         let manager = Manager(
             moduleURL: URL(fileURLWithPath: "/m"),
             dependency: .init(
-                debug: true, fileAccess: moduleFiles(tasks: "match('tap', (node) => [node.path, node.index])"),
+                fileAccess: moduleFiles(tasks: "match('tap', (node) => [node.path, node.index])"),
                 standardOutput: MemoryOutputSink(), recordingURL: recording))
         let delegate = RecordingDelegate()
         manager.delegate = delegate
