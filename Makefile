@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test lint format bench-build bench bench-check bench-baseline install clean
+.PHONY: setup build run test fuzz lint format bench-build bench bench-check bench-baseline install clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -38,6 +38,14 @@ run: build
 ## (ANNA_TEST_INSTALL=1: a release build apart, under a minute once cached).
 test: setup lint
 	ANNA_TEST_INSTALL=1 $(SWIFT) test
+
+## The stream fuzz suites with many cases (ANNA_FUZZ_CASES, 20,000 by default) from a random seed,
+## printed first; ANNA_FUZZ_SEED=N make fuzz repeats a run (docs/fuzzing.md).
+ANNA_FUZZ_CASES ?= 20000
+fuzz: setup
+	@seed="$${ANNA_FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"; \
+	echo "fuzz: ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) (the same two repeat this run: ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) make fuzz)"; \
+	ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) $(SWIFT) test --filter StreamFuzz
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 

@@ -7,6 +7,10 @@ struct AnnaProcess {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether a signal ended the process (a crash, or the stop after `timeout`).
+        var signalled = false
+        /// Whether the process ran past `timeout` and was stopped (by SIGTERM, which `anna` does not catch).
+        var timedOut = false
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
         var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
     }
@@ -14,8 +18,10 @@ struct AnnaProcess {
     /// The binary next to the test bundle (`.build/<config>/anna`).
     static let executable = BuildProducts.executable("anna")
 
-    /// Runs `anna arguments…` with `input` on standard input.
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String]? = nil) throws -> Output {
+    /// Runs `anna arguments…` with `input` on standard input; stops it after `timeout` seconds.
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String]? = nil, timeout: TimeInterval? = nil
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -27,6 +33,9 @@ struct AnnaProcess {
         process.standardInput = stdin
         if let environment { process.environment = environment }
         try process.run()
+        if let timeout {
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { process.terminate() } }
+        }
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
         // Read both pipes fully before waiting, so a large output cannot block the child.
@@ -40,9 +49,11 @@ struct AnnaProcess {
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        let signalled = process.terminationReason == .uncaughtSignal
         return Output(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+            stderr: String(decoding: errorData, as: UTF8.self), signalled: signalled,
+            timedOut: signalled && timeout != nil && process.terminationStatus == SIGTERM)
     }
 }
 

@@ -58,21 +58,27 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Reads an ID written as a number or as `[owner, key, …]` (keys strings or integers).
+    ///
+    /// Numbers must be integers that JavaScript holds exactly (``JSONValue/safeIntegerValue``):
+    /// past 2^53 − 1 two IDs would be one node to the core. `nil` for anything else.
     public init?(json: JSONValue) {
         switch json {
-        case let .number(number) where number == number.rounded():
-            self.init(Int(number))
+        case .number:
+            guard let owner = json.safeIntegerValue else { return nil }
+            self.init(owner)
         case let .array(elements):
-            guard case let .number(first)? = elements.first, first == first.rounded() else { return nil }
+            guard let owner = elements.first?.safeIntegerValue else { return nil }
             var keys: [NodeKey] = []
             for element in elements.dropFirst() {
-                switch element {
-                case let .string(name): keys.append(.name(name))
-                case let .number(index) where index == index.rounded(): keys.append(.index(Int(index)))
-                default: return nil
+                if case let .string(name) = element {
+                    keys.append(.name(name))
+                } else if let index = element.safeIntegerValue {
+                    keys.append(.index(index))
+                } else {
+                    return nil
                 }
             }
-            self.init(owner: Int(first), keys: keys)
+            self.init(owner: owner, keys: keys)
         default:
             return nil
         }

@@ -47,6 +47,11 @@ public enum EventStream {
     }
 
     /// Parses one line; `nil` for a blank line or a `//` comment.
+    ///
+    /// Beyond JSON's grammar, a line may not hold a key twice or a number too large for a
+    /// double (`1e400`), and its IDs, `index` and `version` must be integers that JavaScript
+    /// holds exactly (at most ``JSONValue/maximumSafeInteger`` in magnitude). A byte order mark
+    /// is up to the reader of the stream to drop from the first line.
     /// - Throws: ``FormatError`` for bad JSON, an unknown op, a missing field or a wrong type.
     public static func parse(line: String) throws -> Record? {
         let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
@@ -55,9 +60,9 @@ public enum EventStream {
         }
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: line)
+            value = try JSONValue(parsing: line, options: [.rejectingDuplicateKeys, .rejectingInfiniteNumbers])
         } catch let error as JSONParseError {
-            throw FormatError("invalid JSON at column \(error.column): \(error.reason)")
+            throw FormatError(error.kind == .syntax ? "invalid JSON at column \(error.column): \(error.reason)" : error.reason)
         }
         guard case let .object(fields) = value else { throw FormatError("a line must be a JSON object") }
         var reader = FieldReader(fields: fields)
@@ -97,7 +102,7 @@ public enum EventStream {
             }
             command = .version(version)
         default:
-            throw FormatError("unknown op '\(op)' (expected register, event, update, appear, disappear, deregister, snapshot, version)")
+            throw FormatError("unknown op '\(VisibleText(op))' (expected register, event, update, appear, disappear, deregister, snapshot, version)")
         }
         try reader.rejectUnknownFields(op: op)
         return Record(command: command, time: time)
@@ -124,7 +129,18 @@ public enum EventStream {
 
 /// Reads typed fields off a line's object, remembering which it used.
 private struct FieldReader {
+    /// What integers in a line may be: those JavaScript holds exactly.
+    static let safeIntegers = "within ±\(JSONValue.maximumSafeInteger) (2^53 − 1, the integers JavaScript holds exactly)"
+
     var fields: OrderedDictionary<String, JSONValue>
+
+    /// A value as a message quotes it.
+    static func shown(_ value: JSONValue) -> VisibleText { VisibleText(value.jsonText) }
+
+    /// Whether `number` is whole but past the integers JavaScript holds exactly.
+    static func isUnsafeInteger(_ number: Double) -> Bool {
+        number.rounded() == number && abs(number) > Double(JSONValue.maximumSafeInteger)
+    }
 
     mutating func take(_ key: String) -> JSONValue? {
         fields.removeValue(forKey: key)
@@ -133,7 +149,7 @@ private struct FieldReader {
     mutating func string(_ key: String) throws -> String {
         guard let value = take(key) else { throw EventStream.FormatError("missing field '\(key)'") }
         guard case let .string(text) = value, !text.isEmpty else {
-            throw EventStream.FormatError("field '\(key)' must be a non-empty string, got \(value.jsonText)")
+            throw EventStream.FormatError("field '\(key)' must be a non-empty string, got \(Self.shown(value))")
         }
         return text
     }
@@ -142,7 +158,7 @@ private struct FieldReader {
         switch take(key) {
         case nil, .null?: return nil
         case let .string(text)?: return text
-        case let value?: throw EventStream.FormatError("field '\(key)' must be a string or null, got \(value.jsonText)")
+        case let value?: throw EventStream.FormatError("field '\(key)' must be a string or null, got \(Self.shown(value))")
         }
     }
 
@@ -150,15 +166,19 @@ private struct FieldReader {
         switch take(key) {
         case nil, .null?: return nil
         case let .number(number)?: return number
-        case let value?: throw EventStream.FormatError("field '\(key)' must be a number, got \(value.jsonText)")
+        case let value?: throw EventStream.FormatError("field '\(key)' must be a number, got \(Self.shown(value))")
         }
     }
 
     mutating func optionalInteger(_ key: String) throws -> Int? {
         switch take(key) {
         case nil, .null?: return nil
-        case let .number(number)? where number == number.rounded() && abs(number) < 9e15: return Int(number)
-        case let value?: throw EventStream.FormatError("field '\(key)' must be an integer, got \(value.jsonText)")
+        case let value?:
+            if let integer = value.safeIntegerValue { return integer }
+            if case let .number(number) = value, Self.isUnsafeInteger(number) {
+                throw EventStream.FormatError("field '\(key)' must be an integer \(Self.safeIntegers), got \(Self.shown(value))")
+            }
+            throw EventStream.FormatError("field '\(key)' must be an integer, got \(Self.shown(value))")
         }
     }
 
@@ -166,7 +186,7 @@ private struct FieldReader {
         switch take(key) {
         case nil, .null?: return nil
         case let value? where value.objectValue != nil: return value
-        case let value?: throw EventStream.FormatError("field '\(key)' must be an object, got \(value.jsonText)")
+        case let value?: throw EventStream.FormatError("field '\(key)' must be an object, got \(Self.shown(value))")
         }
     }
 
@@ -179,17 +199,18 @@ private struct FieldReader {
         switch take(key) {
         case nil, .null?: return nil
         case let value?:
-            guard let id = NodeID(json: value) else {
-                throw EventStream.FormatError(
-                    "field '\(key)' must be a node ID (an integer or [owner, key, …]), got \(value.jsonText)")
+            if let id = NodeID(json: value) { return id }
+            let numbers = value.arrayValue ?? [value]
+            if numbers.contains(where: { $0.numberValue.map(Self.isUnsafeInteger) ?? false }) {
+                throw EventStream.FormatError("field '\(key)' must be a node ID of integers \(Self.safeIntegers), got \(Self.shown(value))")
             }
-            return id
+            throw EventStream.FormatError("field '\(key)' must be a node ID (an integer or [owner, key, …]), got \(Self.shown(value))")
         }
     }
 
     func rejectUnknownFields(op: String) throws {
         if let unknown = fields.keys.first {
-            throw EventStream.FormatError("unknown field '\(unknown)' for op '\(op)'")
+            throw EventStream.FormatError("unknown field '\(VisibleText(unknown))' for op '\(op)'")
         }
     }
 }

@@ -17,7 +17,14 @@ struct ModuleOptions: ParsableArguments {
     @Flag(help: "Debug mode: task files are re-required on every load.")
     var debug = false
 
-    @Option(name: .customLong("time-limit"), help: ArgumentHelp("Seconds one call into JavaScript may run.", valueName: "seconds"))
+    /// The `--time-limit` values accepted, in seconds: from a millisecond (below it even the
+    /// runtime's own start is cut short) to an hour (a limit is meant to stop a runaway task
+    /// while someone waits; infinity would not stop it at all).
+    static let timeLimits: ClosedRange<Double> = 0.001...3600
+
+    @Option(
+        name: .customLong("time-limit"),
+        help: ArgumentHelp("Seconds one call into JavaScript may run, from 0.001 to 3600.", valueName: "seconds"))
     var timeLimit: Double = 2
 
     @Option(
@@ -31,7 +38,9 @@ struct ModuleOptions: ParsableArguments {
         guard (modulePath == nil) != (tasksPath == nil) else {
             throw ValidationError("Give exactly one of --module DIR and --tasks DIR.")
         }
-        guard timeLimit > 0 else { throw ValidationError("--time-limit must be positive.") }
+        guard Self.timeLimits.contains(timeLimit) else {
+            throw ValidationError("--time-limit must be from 0.001 to 3600 seconds, got \(timeLimit).")
+        }
     }
 
     /// The folder given, made absolute.
@@ -116,6 +125,10 @@ struct ModuleOptions: ParsableArguments {
         } catch let error as AnalyticsError {
             printError("anna: \(error)")
             if let hint = hint(for: error) { printError("anna: \(hint)") }
+            throw ExitCodes.noInput
+        } catch {
+            // The runtime itself did not start (its bootstrap ran past --time-limit, say).
+            printError("anna: cannot load analytics module \(folder.path): \(error)")
             throw ExitCodes.noInput
         }
     }

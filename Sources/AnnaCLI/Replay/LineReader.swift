@@ -13,6 +13,8 @@ final class LineReader {
     private var buffer: UnsafeMutableRawBufferPointer
     private var start = 0, scanned = 0, end = 0
     private var reachedEnd = false
+    /// Whether no line was returned yet: the first may open with a byte order mark, dropped.
+    private var atStart = true
 
     /// Opens `path`, or standard input for `-`; `nil` when the file cannot be opened.
     init?(path: String) {
@@ -36,7 +38,8 @@ final class LineReader {
         if ownsDescriptor { close(descriptor) }
     }
 
-    /// The next line without its line break (and trailing carriage returns), or `nil` at the end.
+    /// The next line without its line break (and trailing carriage returns), or `nil` at the
+    /// end; the first without a UTF-8 byte order mark.
     func nextLine() -> String? {
         while true {
             if let lineBreak = nextLineBreak() { return take(upTo: lineBreak, skipping: 1) }
@@ -71,9 +74,14 @@ final class LineReader {
     /// The text from `start` to `lineEnd` without trailing carriage returns; the next line
     /// starts `skipping` bytes after `lineEnd`.
     private func take(upTo lineEnd: Int, skipping: Int) -> String {
+        var textStart = start
+        if atStart {
+            atStart = false
+            if lineEnd - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF { textStart += 3 }
+        }
         var textEnd = lineEnd
-        while textEnd > start, buffer[textEnd - 1] == 0x0D { textEnd -= 1 }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[start..<textEnd]), as: UTF8.self)
+        while textEnd > textStart, buffer[textEnd - 1] == 0x0D { textEnd -= 1 }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[textStart..<textEnd]), as: UTF8.self)
         start = lineEnd + skipping
         scanned = start
         return text

@@ -78,7 +78,7 @@ struct StreamReplay {
             record = parsed
         } catch {
             send(&batch, summary: &summary)  // so that messages stay in line order
-            progress.writeLine("\(reader.name):\(summary.lines): \(error)")
+            writeMessage(about: summary.lines, "\(error)")
             if keepGoing {
                 summary.skippedLines += 1
                 return true
@@ -119,13 +119,13 @@ struct StreamReplay {
     /// Prints `FILE:LINE: error: …` (once per failed task) and counts the errors.
     private func report(_ error: any Error, line: Int, summary: inout Summary) {
         if let error = error as? AnalyticsError, !error.isFailure {
-            progress.writeLine("\(reader.name):\(line): \(error)")  // "warning: …"; --strict ignores it
+            writeMessage(about: line, "\(error)")  // "warning: …"; --strict ignores it
             return
         }
         if case let AnalyticsError.tasksFailed(failures) = error {
-            for failure in failures { progress.writeLine("\(reader.name):\(line): error: \(failure)") }
+            for failure in failures { writeMessage(about: line, "error: \(failure)") }
         } else {
-            progress.writeLine("\(reader.name):\(line): error: \(error)")
+            writeMessage(about: line, "error: \(error)")
         }
         summary.errors.count(error)
         if !summary.showedAccessHint, let exception = (error as? AnalyticsError)?.exception,
@@ -134,6 +134,12 @@ struct StreamReplay {
             progress.writeLine("anna: \(hint)")
             summary.showedAccessHint = true
         }
+    }
+
+    /// Prints `FILE:LINE: message` on one line, with what the message quotes from the stream
+    /// (names, paths, thrown messages) made visible: no control or invisible character raw.
+    private func writeMessage(about line: Int, _ message: String) {
+        progress.writeLine("\(reader.name):\(line): \(VisibleText(message, limit: .max))")
     }
 
     /// Prints what was skipped, then `notes` (each as `anna: note`), then what failed, if

@@ -1,37 +1,35 @@
-// Slightly over 300 lines: one recursive-descent parser over one byte buffer, kept whole so the
+// Over 300 lines: one recursive-descent parser over one byte buffer, kept whole so the
 // grammar reads top to bottom.
 
 /// A JSON parser over UTF-8 bytes (one pass, no intermediate copies of the input).
 ///
-/// Callers go through `JSONValue(parsing:)` and `forEachElement(ofArrayUTF8:_:)` (JSONValueParsing.swift).
+/// Callers go through `JSONValue(parsing:options:)` and `forEachElement(ofArrayUTF8:_:)` (JSONValueParsing.swift).
 struct JSONParser {
-    struct Failure: Error {
-        let reason: String
-        let offset: Int
-    }
-
     let bytes: UnsafeBufferPointer<UInt8>
     var position = 0
     var depth = 0
     /// Replace containers past ``JSONValue/maximumDepth`` by `"[Too deep]"` instead of failing.
     var cutsDeepContainers = false
+    /// The checks beyond the grammar.
+    var options: JSONParsingOptions = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Runs `parse` over `bytes`, turning a failure into a ``JSONParseError`` whose column
     /// counts characters (Unicode scalars), not bytes.
     static func run<Result>(
-        on bytes: UnsafeBufferPointer<UInt8>, cuttingDeepContainers: Bool = false,
+        on bytes: UnsafeBufferPointer<UInt8>, cuttingDeepContainers: Bool = false, options: JSONParsingOptions = [],
         _ parse: (inout JSONParser) throws -> Result
     ) throws -> Result {
         var parser = JSONParser(bytes: bytes)
         parser.cutsDeepContainers = cuttingDeepContainers
+        parser.options = options
         do {
             return try parse(&parser)
         } catch let failure as Failure {
             let prefix = UnsafeBufferPointer(rebasing: bytes[..<min(failure.offset, bytes.count)])
             let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
-            throw JSONParseError(reason: failure.reason, column: column)
+            throw JSONParseError(reason: failure.reason, column: column, kind: failure.kind)
         }
     }
 
@@ -63,9 +61,16 @@ struct JSONParser {
             position += 1
             return
         }
+        var index = 0
         while true {
             skipWhitespace()
-            try body(try parseValue())
+            let element: JSONValue
+            do { element = try parseValue() } catch var failure as Failure where failure.kind != .syntax {
+                failure.path.insert(.index(index), at: 0)
+                throw failure
+            }
+            try body(element)
+            index += 1
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -78,7 +83,13 @@ struct JSONParser {
     }
 
     private func failure(_ reason: String) -> Failure {
-        Failure(reason: reason, offset: position)
+        Failure(problem: .syntax(reason), offset: position)
+    }
+
+    /// The character at `position` (a replacement character for bytes that are not UTF-8).
+    private var currentScalar: Unicode.Scalar {
+        let next = UnsafeBufferPointer(rebasing: bytes[position..<min(position + 4, bytes.count)])
+        return String(decoding: next, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
     }
 
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
@@ -112,10 +123,9 @@ struct JSONParser {
         case UInt8(ascii: "n"): return try expect("null", value: .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default:
-            let scalar =
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<min(position + 4, bytes.count)]), as: UTF8.self)
-                .unicodeScalars.first.map(String.init) ?? "?"
-            throw failure("unexpected character '\(scalar)'")
+            let scalar = currentScalar
+            let hint = scalar == "\u{FEFF}" ? " (a byte order mark)" : ""
+            throw failure("unexpected character \(VisibleText.name(of: scalar))\(hint)")
         }
     }
 
@@ -150,6 +160,7 @@ struct JSONParser {
         if let skipped = try skippedDeepContainer() { return skipped }
         try enterContainer()
         defer { depth -= 1 }
+        let start = position
         position += 1
         skipWhitespace()
         if current == UInt8(ascii: "}") {
@@ -171,13 +182,20 @@ struct JSONParser {
             position += 1
             skipWhitespace()
             keys.append(key)
-            values.append(try parseValue())
+            do { values.append(try parseValue()) } catch var failure as Failure where failure.kind != .syntax {
+                failure.path.insert(.key(key), at: 0)
+                throw failure
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
             case UInt8(ascii: "}"):
                 position += 1
-                return .object(JSONValue.members(keys: keys, values: values))
+                let duplicate = JSONValue.duplicateKey(in: keys)
+                if let duplicate, options.contains(.rejectingDuplicateKeys) {
+                    throw Failure(problem: .duplicateKey(duplicate), offset: start)
+                }
+                return .object(JSONValue.members(keys: keys, values: values, unique: duplicate == nil))
             default: throw failure("expected ',' or '}' in an object")
             }
         }
@@ -258,11 +276,14 @@ struct JSONParser {
                     result.append(contentsOf: String(Unicode.Scalar(code) ?? "\u{FFFD}").utf8)
                 default:
                     position -= 1
-                    throw failure("invalid escape '\\\(Unicode.Scalar(escape))'")
+                    let scalar = currentScalar
+                    throw failure(
+                        VisibleText.shows(scalar)
+                            ? "invalid escape '\\\(scalar)'" : "invalid escape: '\\' before \(VisibleText.codePoint(scalar))")
                 }
             case 0..<0x20:
                 position -= 1
-                throw failure("control character in a string")
+                throw failure("control character \(VisibleText.codePoint(Unicode.Scalar(byte))) in a string")
             default:
                 result.append(byte)
             }
@@ -303,8 +324,11 @@ struct JSONParser {
             let magnitude = Double(integer)
             return .number(negative ? -magnitude : magnitude)  // "-0" is -0, as in JSON.parse
         }
-        let digits = UnsafeBufferPointer(rebasing: bytes[start..<position])
-        guard let number = Double(String(decoding: digits, as: UTF8.self)) else { throw failure("invalid number") }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let number = Double(text) else { throw failure("invalid number") }
+        if !number.isFinite, options.contains(.rejectingInfiniteNumbers) {
+            throw Failure(problem: .infiniteNumber(text), offset: start)
+        }
         return .number(number)
     }
 }

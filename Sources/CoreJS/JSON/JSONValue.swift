@@ -90,6 +90,20 @@ extension JSONValue {
         return nil
     }
 
+    /// The largest integer that JavaScript's numbers hold exactly, 2^53 − 1
+    /// (`Number.MAX_SAFE_INTEGER`): past it, neighbouring integers share a number.
+    public static let maximumSafeInteger = 9_007_199_254_740_991
+
+    /// The number as an `Int`, when it is an integer that JavaScript holds exactly
+    /// (`Number.isSafeInteger`: at most ``maximumSafeInteger`` in magnitude); `nil` for a
+    /// fraction, a larger number, an infinity, or a value that is not a number.
+    public var safeIntegerValue: Int? {
+        guard case let .number(value) = self, value.rounded() == value, abs(value) <= Double(Self.maximumSafeInteger) else {
+            return nil
+        }
+        return Int(value)
+    }
+
     /// The boolean, when this is a boolean.
     public var boolValue: Bool? {
         if case let .bool(value) = self { return value }
@@ -147,15 +161,28 @@ extension JSONValue {
     /// unique (the usual case); a key given twice keeps its first place and its last value,
     /// as in JavaScript.
     static func members(keys: [String], values: [JSONValue]) -> OrderedDictionary<String, JSONValue> {
-        let unique =
-            keys.count <= 8
-            ? !keys.indices.contains { index in keys[..<index].contains(keys[index]) }
-            : Set(keys).count == keys.count
+        members(keys: keys, values: values, unique: duplicateKey(in: keys) == nil)
+    }
+
+    /// ``members(keys:values:)`` when it is known whether the keys are `unique`.
+    static func members(keys: [String], values: [JSONValue], unique: Bool) -> OrderedDictionary<String, JSONValue> {
         if unique {
             return OrderedDictionary(uncheckedUniqueKeys: keys, values: values)
         }
         var members = OrderedDictionary<String, JSONValue>()
         for (key, value) in zip(keys, values) { members[key] = value }
         return members
+    }
+
+    /// The first key that `keys` holds a second time; `nil` when they are unique (the usual
+    /// case, found without allocating for up to 8 keys).
+    static func duplicateKey(in keys: [String]) -> String? {
+        if keys.count <= 8 {
+            for index in keys.indices where keys[..<index].contains(keys[index]) { return keys[index] }
+            return nil
+        }
+        var seen = Set<String>(minimumCapacity: keys.count)
+        for key in keys where !seen.insert(key).inserted { return key }
+        return nil
     }
 }

@@ -3,35 +3,68 @@
 
 /// Why a JSON text could not be parsed, with the 1-based column where it went wrong.
 public struct JSONParseError: Error, Equatable, CustomStringConvertible, Sendable {
-    /// What is wrong, e.g. `expected ':' after an object key`.
+    /// What went wrong: the text's grammar, or a check of ``JSONParsingOptions``.
+    public enum Kind: Sendable, Equatable {
+        /// The text is not JSON.
+        case syntax
+        /// An object has a key twice (``JSONParsingOptions/rejectingDuplicateKeys``).
+        case duplicateKey
+        /// A number is too large for a double (``JSONParsingOptions/rejectingInfiniteNumbers``).
+        case infiniteNumber
+    }
+
+    /// What is wrong, e.g. `expected ':' after an object key`, or `duplicate key 'a' in 'b.c'`
+    /// (a check of the options names the place by its keys: `properties.tags[2]`).
     public var reason: String
     /// The 1-based column (in Unicode scalars) where parsing stopped.
     public var column: Int
+    /// Whether the grammar or a check of the options refused the text.
+    public var kind: Kind
 
     /// Creates a parse error.
-    public init(reason: String, column: Int) {
+    public init(reason: String, column: Int, kind: Kind = .syntax) {
         self.reason = reason
         self.column = column
+        self.kind = kind
     }
 
     /// `column N: reason`.
     public var description: String { "column \(column): \(reason)" }
 }
 
+/// Checks beyond JSON's grammar that a reader may ask of ``JSONValue/init(parsing:options:)``.
+/// Without them a text parses as `JSON.parse` reads it.
+public struct JSONParsingOptions: OptionSet, Sendable {
+    /// The options as bits.
+    public let rawValue: Int
+
+    /// Options from their bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Refuse an object that has a key twice (by default the last value wins, in the first
+    /// key's place, as in `JSON.parse`).
+    public static let rejectingDuplicateKeys = JSONParsingOptions(rawValue: 1 << 0)
+    /// Refuse a number too large for a double, such as `1e400` (by default it is infinity,
+    /// as in `JSON.parse`, which JSON text cannot carry back out: it is written `null`).
+    public static let rejectingInfiniteNumbers = JSONParsingOptions(rawValue: 1 << 1)
+}
+
 extension JSONValue {
     /// Parses one JSON text, keeping the order of object keys.
     ///
+    /// - Parameter options: checks beyond the grammar; none by default.
     /// - Throws: ``JSONParseError`` naming the column of the first problem.
-    public init(parsing text: String) throws {
+    public init(parsing text: String, options: JSONParsingOptions = []) throws {
         var text = text
-        self = try text.withUTF8 { try JSONValue(parsingUTF8: $0) }
+        self = try text.withUTF8 { try JSONValue(parsingUTF8: $0, options: options) }
     }
 
     /// Parses one JSON text given as UTF-8 bytes, keeping the order of object keys.
     ///
+    /// - Parameter options: checks beyond the grammar; none by default.
     /// - Throws: ``JSONParseError`` naming the column of the first problem.
-    public init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>) throws {
-        self = try JSONParser.run(on: bytes) { try $0.parseDocument() }
+    public init(parsingUTF8 bytes: UnsafeBufferPointer<UInt8>, options: JSONParsingOptions = []) throws {
+        self = try JSONParser.run(on: bytes, options: options) { try $0.parseDocument() }
     }
 }
 
