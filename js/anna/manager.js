@@ -328,6 +328,7 @@ class Manager {
       nodes: this._tree.size,
       owners: this._tree.ownerCount,
       paths: this._tree.pathCount,
+      pathText: this._tree.pathTextLength,
       tasks: this._tasks.size,
       events: this._tasks.eventCount,
       files: this._loader.fileCount,

@@ -62,7 +62,9 @@ class NodeTree {
     this._byNumber = [];
     this._numberBase = 0;
     this._keyedOwners = new Map(); // owner number -> the key of its one keyed ID, or a Set of them
-    this._paths = new Map(); // path -> SharedPath, below the root
+    // Paths below the root hang off the root's SharedPath, each found from its parent path by
+    // name (no table keyed by whole paths: their strings would grow with depth).
+    this._pathCount = 0;
     this._root = null;
   }
 
@@ -144,7 +146,7 @@ class NodeTree {
     const node = new Node(storedID, parent, name,
       index === undefined ? null : index,
       attributes ? Object.assign({}, attributes) : null, createdAt,
-      parent === null ? new SharedPath('') : this._holdPath(parent.path + '/' + name));
+      parent === null ? new SharedPath(null, '') : this._holdPath(parent._shared, name));
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     else this._indexByNumber(parsed.key, node);
@@ -236,27 +238,43 @@ class NodeTree {
     }
   }
 
-  _holdPath(path) {
-    let held = this._paths.get(path);
+  /** The SharedPath of `parent`'s path + '/' + name, counting one more node on it. */
+  _holdPath(parent, name) {
+    let held = parent.child(name);
     if (held === undefined) {
-      held = new SharedPath(path);
-      this._paths.set(path, held);
+      held = parent.addChild(name);
+      this._pathCount += 1;
     }
     held.count += 1;
     return held;
   }
 
   _dropPath(shared) {
-    if (--shared.count === 0) this._paths.delete(shared.path);
+    if (--shared.count > 0) return;
+    // Its descendants' nodes go in the same removal and unlink themselves from it.
+    shared.detach();
+    this._pathCount -= 1;
   }
 
   /** Distinct paths held below the root (for stats). */
-  get pathCount() { return this._paths.size; }
+  get pathCount() { return this._pathCount; }
 
-  /** Every SharedPath in use, the root's included. */
+  /** Characters of path text held (for stats: kept paths and those of cached metas). */
+  get pathTextLength() {
+    let length = 0;
+    for (const shared of this.sharedPaths()) length += shared.heldLength;
+    return length;
+  }
+
+  /** Every SharedPath in use, the root's included (a walk without recursion: paths nest deep). */
   * sharedPaths() {
-    if (this._root !== null) yield this._root._shared;
-    yield* this._paths.values();
+    if (this._root === null) return;
+    const stack = [this._root._shared];
+    while (stack.length > 0) {
+      const shared = stack.pop();
+      yield shared;
+      for (const child of shared.children()) stack.push(child);
+    }
   }
 
   // Most owners of keyed IDs have one, so its key is stored as is; a Set only for several.

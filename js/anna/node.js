@@ -67,7 +67,10 @@ class Node {
   /** The index given at registration, or null. */
   get index() { return this._index; }
   /** `/master/table/cell`; the root's path is ``. */
-  get path() { return this._shared.path; }
+  get path() {
+    const kept = this._shared._path; // read here: tasks ask for it per event
+    return kept !== null ? kept : this._shared.path;
+  }
   /** The parent node, or null for the root. */
   get parentNode() { return this._parent; }
   /** A copy of the attributes given at registration (an empty object when none). */
@@ -119,7 +122,7 @@ class Node {
    * use it; a node's fields link the whole tree).
    */
   toJSON() {
-    return { name: this._name, index: this._index, path: this._shared.path };
+    return { name: this._name, index: this._index, path: this.path };
   }
 
   // Core ----------------------------------------------------------------------------------
