@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test lint format bench-build bench bench-check bench-baseline install clean
+.PHONY: setup build run test tsan lint format bench-build bench bench-check bench-baseline install clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -38,6 +38,16 @@ run: build
 ## (ANNA_TEST_INSTALL=1: a release build apart, under a minute once cached).
 test: setup lint
 	ANNA_TEST_INSTALL=1 $(SWIFT) test
+
+## The concurrency tests (the manager's, the analyzers', the kit's, 16 threads on one manager)
+## under ThreadSanitizer, in a build of their own (.build/tsan; slow the first time).
+## -DANNA_TSAN makes `Locked` a pthread mutex, which TSan sees; .tsan-suppressions covers
+## JavaScriptCore only. Polling traps let the time limit stop a script without a signal.
+## Any report fails the run. Every test but the CLI's: `make tsan TSAN_TESTS='AnnaTests|AnnaKitTests|CoreJSTests'`.
+TSAN_TESTS ?= AnnaTests\.(ManagerTests|ManagerStressTests|AuthorLoopTests)|AnnaKitTests\.
+tsan: setup
+	JSC_usePollingTraps=true TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions $$TSAN_OPTIONS" \
+	  $(SWIFT) test --sanitize=thread -Xswiftc -DANNA_TSAN --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 
