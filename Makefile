@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test fuzz lint format bench-build bench bench-check bench-baseline install clean
+.PHONY: setup build run test fuzz tsan lint format bench-build bench bench-check bench-baseline install clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -46,6 +46,16 @@ fuzz: setup
 	@seed="$${ANNA_FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"; \
 	echo "fuzz: ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) (the same two repeat this run: ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) make fuzz)"; \
 	ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) $(SWIFT) test --filter StreamFuzz
+
+## The concurrency tests (the manager's, the analyzers', the kit's, 16 threads on one manager)
+## under ThreadSanitizer, in a build of their own (.build/tsan; slow the first time).
+## -DANNA_TSAN makes `Locked` a pthread mutex, which TSan sees; .tsan-suppressions covers
+## JavaScriptCore only. Polling traps let the time limit stop a script without a signal.
+## Any report fails the run. Every test but the CLI's: `make tsan TSAN_TESTS='AnnaTests|AnnaKitTests|CoreJSTests'`.
+TSAN_TESTS ?= AnnaTests\.(ManagerTests|ManagerStressTests|AuthorLoopTests)|AnnaKitTests\.
+tsan: setup
+	JSC_usePollingTraps=true TSAN_OPTIONS="suppressions=$(CURDIR)/.tsan-suppressions $$TSAN_OPTIONS" \
+	  $(SWIFT) test --sanitize=thread -Xswiftc -DANNA_TSAN --scratch-path .build/tsan --filter '$(TSAN_TESTS)'
 
 SWIFT_FORMAT_PATHS := Package.swift Sources Tests Benchmarks
 

@@ -1,6 +1,5 @@
 import Anna
 import CoreJS
-import Synchronization
 
 /// What the delegate has seen so far.
 struct ResultTally: Sendable {
@@ -35,7 +34,7 @@ struct ResultTally: Sendable {
 /// The manager calls it on `delegateQueue`, a serial queue; the lock makes the tally safe
 /// to read from the measuring task.
 final class ResultCounter: ManagerDelegate {
-    private let tally: Mutex<ResultTally>
+    private let tally: Locked<ResultTally>
     private let expectedTotal: Int?
     private let timesTaggedResults: Bool
 
@@ -45,7 +44,7 @@ final class ResultCounter: ManagerDelegate {
     init(taggedCapacity: Int = 0, expectedTotal: Int? = nil) {
         var initial = ResultTally()
         initial.arrivals = Array(repeating: 0, count: taggedCapacity)
-        tally = Mutex(initial)
+        tally = Locked(initial)
         self.expectedTotal = expectedTotal
         timesTaggedResults = taggedCapacity > 0
     }

@@ -1,12 +1,11 @@
 import Anna
 import CoreJS
 import Foundation
-import Synchronization
 
 /// Prints each result as one line of compact JSON on standard output, and each error on
 /// standard error; counts the errors.
 final class ResultPrinter: ManagerDelegate {
-    private let errors = Mutex(0)
+    private let errors = Locked(0)
 
     /// How many errors were caught.
     var errorCount: Int { errors.withLock { $0 } }

@@ -1,16 +1,16 @@
 import Anna
-import Synchronization
+import CoreJS
 
 /// The analyzer of one kit object: made on first use, and detached with its owner.
 ///
 /// The kit records its own events (visibility, taps, selections) only on analyzers that are
 /// enabled, so an object nobody analyzes costs nothing and queues nothing.
 final class AnalyzerSlot: Sendable {
-    private let storage: Mutex<Analyzer?>
+    private let storage: Locked<Analyzer?>
 
     /// An empty slot, or one holding `preset` (the application's root analyzer).
     init(_ preset: Analyzer? = nil) {
-        storage = Mutex(preset)
+        storage = Locked(preset)
     }
 
     /// The analyzer, made for `owner` on first use.

@@ -1,4 +1,4 @@
-import Synchronization
+import CoreJS
 
 /// The two links of a kit object that Anna reads while it builds focus paths: the next
 /// responder and the parent constitutor.
@@ -13,7 +13,7 @@ final class ResponderLink: Sendable {
         weak var constitutor: ResponderObject?
     }
 
-    private let targets = Mutex(Targets())
+    private let targets = Locked(Targets())
 
     /// The next responder, as last refreshed.
     var next: ResponderObject? {

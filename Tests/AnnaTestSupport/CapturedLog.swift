@@ -1,9 +1,9 @@
+import CoreJS
 import Logging
-import Synchronization
 
 /// A swift-log destination for tests: keeps every message with its level.
 public final class CapturedLog: Sendable {
-    private let entries = Mutex<[(level: Logger.Level, message: String)]>([])
+    private let entries = Locked<[(level: Logger.Level, message: String)]>([])
 
     /// An empty log.
     public init() {}

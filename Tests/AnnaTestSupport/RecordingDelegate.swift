@@ -1,7 +1,6 @@
 import Anna
 import CoreJS
 import Dispatch
-import Synchronization
 
 /// A manager delegate for tests: collects what a manager delivers, and on which queue.
 public final class RecordingDelegate: ManagerDelegate {
@@ -15,7 +14,7 @@ public final class RecordingDelegate: ManagerDelegate {
         var queueLabels: [String?] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A delegate that has received nothing yet.
     public init() {}

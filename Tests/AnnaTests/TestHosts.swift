@@ -3,7 +3,6 @@ import AnnaTestSupport
 import CoreJS
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A minimal host object: a node in a responder chain with an analyzer.
 final class HostObject: Responder, Analyzable, @unchecked Sendable {
@@ -61,11 +60,11 @@ func moduleEngine(
 /// Files from memory first, then the disk (for the bundled core). A test may change the files
 /// in memory (``write(_:to:)``) while a runtime reads them.
 final class OverlayFiles: FileAccess {
-    private let memory: Mutex<InMemoryFileAccess>
+    private let memory: Locked<InMemoryFileAccess>
     private let disk = LocalFileAccess()
 
     init(_ memory: InMemoryFileAccess) {
-        self.memory = Mutex(memory)
+        self.memory = Locked(memory)
     }
 
     /// Replaces the in-memory file at `path` with `contents` (or adds it).

@@ -1,4 +1,4 @@
-import Synchronization
+import CoreJS
 
 /// A value that analyzers can observe (there is no key-value observing on Linux).
 ///
@@ -16,11 +16,11 @@ public final class ObservableValue<Value: JSONValueConvertible & Sendable>: Send
         var observers: [Int: @Sendable (Value) -> Void] = [:]
         var nextToken = 0
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates an observable holding `value`.
     public init(_ value: Value) {
-        state = Mutex(State(value: value))
+        state = Locked(State(value: value))
     }
 
     /// The current value; setting it notifies every observer (outside the lock).

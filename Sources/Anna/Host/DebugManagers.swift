@@ -1,5 +1,5 @@
+import CoreJS
 import Dispatch
-import Synchronization
 
 /// The managers in debug mode, which hear about analyzers whose events wait for a parent:
 /// an analyzer without a root has no manager of its own to report to.
@@ -8,7 +8,7 @@ enum DebugManagers {
         weak var manager: Manager?
     }
 
-    private static let entries = Mutex<[Entry]>([])
+    private static let entries = Locked<[Entry]>([])
 
     /// Adds a manager in debug mode (held weakly).
     static func add(_ manager: Manager) {

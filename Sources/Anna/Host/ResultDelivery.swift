@@ -1,6 +1,6 @@
+import CoreJS
 import Dispatch
 import Logging
-import Synchronization
 
 /// Where a ``Manager``'s results and errors go: its delegate on the delegate queue, and the
 /// async sequences handed out by ``Manager/results()`` and ``Manager/errors()``.
@@ -15,7 +15,7 @@ final class ResultDelivery: Sendable {
         case error(any Error)
     }
 
-    private let observers = Mutex(Observers())
+    private let observers = Locked(Observers())
     private let logger: Logger
 
     /// Delivers to no one until a delegate or a stream is added; unhandled errors go to `logger`.

@@ -2,7 +2,6 @@ import CoreJS
 import DequeModule
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The serial queue a ``Manager``'s engine lives on: the only place JavaScript runs.
 ///
@@ -20,7 +19,7 @@ final class ScriptQueue: @unchecked Sendable {
     private let recordingURL: URL?
     private let delivery: ResultDelivery
     private let queue = DispatchQueue(label: "anna.manager.script")
-    private let pending = Mutex(WorkQueue())
+    private let pending = Locked(WorkQueue())
 
     // Only touched on `queue`.
     private var engine: AnalyticsEngine?
@@ -142,10 +141,14 @@ final class ScriptQueue: @unchecked Sendable {
             self.engine = engine
             lastLoadError = nil
             backlogOverflowReported = false
-            let replayed = Array(backlog)
-            backlog.removeAll()
-            recorder?.record(replayed)
-            engine.apply(replayed) { _, error in report(error) }
+            // Only a backlog is copied: an array made from an empty Deque writes its count (0)
+            // into the standard library's shared empty storage, a race ThreadSanitizer reports.
+            if !backlog.isEmpty {
+                let replayed = Array(backlog)
+                backlog.removeAll()
+                recorder?.record(replayed)
+                engine.apply(replayed) { _, error in report(error) }
+            }
             return .success(engine)
         } catch {
             // Retried on every call in debug mode: report a failure once until it changes.

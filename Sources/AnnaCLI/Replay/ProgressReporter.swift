@@ -1,6 +1,5 @@
 import CoreJS
 import Foundation
-import Synchronization
 
 /// A progress line on standard error (`lines, results, events/s`), shown only on a terminal.
 ///
@@ -12,7 +11,7 @@ final class ProgressReporter: OutputSink {
     private let interval: TimeInterval
     private let start = Date()
     /// When the line was last drawn, and whether it is on the screen now.
-    private let state = Mutex((lastShown: Date.distantPast, showing: false))
+    private let state = Locked((lastShown: Date.distantPast, showing: false))
 
     /// Shows progress when standard error is a terminal, every `interval` seconds (the
     /// environment variable `ANNA_PROGRESS_INTERVAL` overrides the default of 0.25 s).

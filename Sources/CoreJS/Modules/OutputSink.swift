@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where text goes: standard output, a file, a buffer in a test.
 public protocol OutputSink: Sendable {
@@ -27,7 +26,7 @@ public struct FileHandleOutputSink: OutputSink {
 
 /// Collects everything written, for tests and for hosts that forward output elsewhere.
 public final class MemoryOutputSink: OutputSink {
-    private let buffer = Mutex("")
+    private let buffer = Locked("")
 
     /// An empty sink.
     public init() {}
