@@ -39,13 +39,14 @@ run: build
 test: setup lint
 	ANNA_TEST_INSTALL=1 $(SWIFT) test
 
-## The stream fuzz suites with many cases (ANNA_FUZZ_CASES, 20,000 by default) from a random seed,
-## printed first; ANNA_FUZZ_SEED=N make fuzz repeats a run (docs/fuzzing.md).
+## The fuzz suites (streams, the bridge) with many cases (ANNA_FUZZ_CASES, 20,000 by default)
+## from a random seed, printed first, and the hostile-script corpus; ANNA_FUZZ_SEED=N make fuzz
+## repeats a run (docs/fuzzing.md).
 ANNA_FUZZ_CASES ?= 20000
 fuzz: setup
 	@seed="$${ANNA_FUZZ_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"; \
 	echo "fuzz: ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) (the same two repeat this run: ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) make fuzz)"; \
-	ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) $(SWIFT) test --filter StreamFuzz
+	ANNA_FUZZ_SEED=$$seed ANNA_FUZZ_CASES=$(ANNA_FUZZ_CASES) $(SWIFT) test --filter "StreamFuzz|BridgeFuzz|HostileCorpus"
 
 ## The concurrency tests (the manager's, the analyzers', the kit's, 16 threads on one manager)
 ## under ThreadSanitizer, in a build of their own (.build/tsan; slow the first time).

@@ -37,6 +37,22 @@ static inline bool anna_collect_garbage_now(JSContextRef ctx) {
     return true;
 }
 
+// The engine's options (JSCOptions.h of the GLib API, in the same library), set before the
+// first context: polling traps let the watchdog's callback let a script go on.
+
+/// Sets a boolean option of the engine; returns whether it could (gboolean is an int).
+int jsc_options_set_boolean(const char *option, int value);
+
+/// Reads a boolean option of the engine into `value`; returns whether there is such an option.
+int jsc_options_get_boolean(const char *option, int *value);
+
+/// Turns on the engine's polling traps unless it runs already; returns whether they are on.
+static inline bool anna_use_polling_traps(void) {
+    jsc_options_set_boolean("usePollingTraps", 1);
+    int value = 0;
+    return jsc_options_get_boolean("usePollingTraps", &value) && value;
+}
+
 // JSGetMemoryUsageStatistics (JSBasePrivate.h, exported) reports the heap of a context's
 // group; the watchdog reads it to enforce the memory limit. Declared weak like the above.
 

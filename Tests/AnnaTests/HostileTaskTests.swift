@@ -1,4 +1,5 @@
 import Anna
+import AnnaTestSupport
 import CoreJS
 import Foundation
 import Testing
@@ -42,6 +43,28 @@ struct HostileTaskTests {
             "recording 'tap' on node 1 failed: " + String(format: stopped, 1), "recording 'tap' on node 1 failed: " + String(format: stopped, 2),
         ]
         #expect(errors == expected + expected)
+    }
+
+    @Test("through a Manager: two looping results in one batch are stopped; flush() returns with the other results")
+    func loopingConversionsThroughManager() async throws {
+        let tasks = """
+            match('tap', () => new Proxy({}, { ownKeys() { for (;;) {} } }));
+            match('tap', () => ({ nested: {}, get endless() { for (;;) {} } }));
+            match('tap', (node) => node.path);
+            """
+        let manager = Manager(
+            moduleURL: URL(fileURLWithPath: "/m"),
+            dependency: .init(fileAccess: moduleFiles(tasks: tasks), standardOutput: MemoryOutputSink(), executionTimeLimit: 0.2))
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        let app = HostApplication(manager: manager)
+        let screen = app.screen(named: "screen")
+        screen.record("tap")
+        screen.record("tap")
+        await manager.flush()
+        #expect(delegate.values == ["/screen", "/screen"])
+        #expect(delegate.errors.count == 4)
+        #expect(delegate.errors.allSatisfy { "\($0)".contains("ran longer than 0.2 s and was stopped") })
     }
 
     @Test("a sparse array of 2^32 - 1 elements is refused as its task's failure, not allocated")
@@ -111,7 +134,7 @@ struct HostileTaskTests {
         #expect(
             errors == [
                 "registering node 1 'root' failed: BuiltInError: A task script replaced built-ins while task file "
-                    + "/m/task/index.js loaded: Array.prototype.push, Function.prototype.call, JSON.stringify and 1 more. "
+                    + "/m/task/index.js loaded: Object.prototype.toJSON, Array.prototype.push, Function.prototype.call and 1 more. "
                     + "The core relies on them, so they were put back; leave the built-ins as they are (wrap or copy them instead)."
             ])
     }
@@ -133,7 +156,7 @@ struct HostileTaskTests {
         #expect(values == [])
         #expect(
             errors == [
-                "recording 'tap' on node 1 failed: execution time limit exceeded: a promise job (code after await, a then callback) "
+                "the promise jobs after recording 'tap' on node 1 failed: execution time limit exceeded: a promise job (code after await, a then callback) "
                     + "of task 'tap' (/m/task/index.js:1:6) on the root (tap) ran longer than 0.3 s and was stopped"
             ])
     }

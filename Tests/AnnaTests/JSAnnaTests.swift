@@ -28,13 +28,16 @@ struct JSAnnaCase: CustomTestStringConvertible, Sendable {
 
     /// A runtime where `require('anna')` finds the bundled core, confined to the tests and the
     /// core, with the global `moduleBridge`: `install` (the bridge's installer, evaluated from
-    /// its resource as the engine does) and `wire` (the wire table the engine hands it).
+    /// its resource as the engine does), `wire` (the wire table the engine hands it) and
+    /// `guardBuiltIns` (the built-ins guard it hands it too).
     static func makeRuntime(console: Console) throws -> CommonJSRuntime {
         let runtime = try RuntimeConfiguration(executionTimeLimit: 10, console: console).makeRuntime(confinedTo: folder)
         let context = runtime.context
         let bridge = try context.evaluate("({})", sourceURL: "js-anna-harness")
         try bridge.setProperty("install", try context.evaluate(try ModuleBridge.source.get(), sourceURL: ModuleBridge.sourceURL))
         try bridge.setProperty("wire", BridgeWire.table)
+        let guardBuiltIns = try context.evaluate(try ModuleBridge.guardSource.get(), sourceURL: ModuleBridge.guardSourceURL)
+        try bridge.setProperty("guardBuiltIns", try guardBuiltIns.call())
         try context.globalObject.setProperty("moduleBridge", bridge)
         return runtime
     }

@@ -4,6 +4,8 @@
 /** How many events each node keeps. */
 const KEPT_EVENTS = 10;
 
+const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
+
 /** One recorded event. `attributes` is the event's properties plus `time`. */
 class Event {
   constructor(name, properties, time) {
@@ -20,7 +22,16 @@ class Event {
   /** The properties plus `time`, copied on first use (events are cheap until read). */
   get attributes() {
     if (this._attributes === null) {
-      this._attributes = Object.assign({}, this._properties, { time: this._time });
+      const attributes = Object.assign({}, this._properties, { time: this._time });
+      // Object.assign sets a '__proto__' key through the setter (the copy's prototype):
+      // a property of that name stays a property.
+      if (hasOwn(this._properties, '__proto__')) {
+        Object.setPrototypeOf(attributes, Object.prototype);
+        Object.defineProperty(attributes, '__proto__', {
+          value: this._properties.__proto__, writable: true, enumerable: true, configurable: true,
+        });
+      }
+      this._attributes = attributes;
     }
     return this._attributes;
   }

@@ -6,7 +6,7 @@ const { NodeTree, describeID } = require('./node-tree');
 const { TaskRegistry } = require('./task-registry');
 const { TaskLoader, namespaceFile } = require('./task-loader');
 const { snapshot } = require('./snapshot');
-const { toSendable } = require('./sendable');
+const { toSendable, droppedByLast, THENABLE } = require('./sendable');
 const { firstFrame, place: placeOf, isInside } = require('./stack-frames');
 
 const NO_PROPERTIES = Object.freeze({});
@@ -51,8 +51,8 @@ class Manager {
     this._loader = new TaskLoader(taskDirectory, this._debug, {
       add: (tasks) => this._tasks.add(tasks),
       drop: (tasks) => this._tasks.drop(tasks, this._tree.sharedPaths()),
-      check: (file) => {
-        const replaced = checkBuiltIns === null ? null : checkBuiltIns(`while task file ${file} loaded`);
+      check: (when) => {
+        const replaced = checkBuiltIns === null ? null : checkBuiltIns(when);
         if (replaced !== null && this._report !== null) this._report(replaced);
       },
     });
@@ -78,6 +78,7 @@ class Manager {
     }
     const createdAt = this._now();
     this._runningTask = null;
+    this._loader.forgetLoading();
     // The node is in the tree before any task file runs: a file that fails, or that the host
     // stops, fails alone, and the nodes below this one still register.
     this._tree.insert(checked, id, name, index, attributes, createdAt);
@@ -118,6 +119,7 @@ class Manager {
         'its properties must be an object.');
     }
     this._runningTask = null;
+    this._loader.forgetLoading();
     node._record(name, props, this._now());
 
     const { tasks, metas } = this._tasks.tasksFor(node, name);
@@ -158,7 +160,11 @@ class Manager {
       this._runningTask = task;
       try {
         const result = task.fn(node);
-        if (result !== undefined) this._send(result, task, meta);
+        if (result !== undefined) {
+          const type = typeof result;
+          if (type === 'object' || type === 'function' || type === 'symbol' || type === 'bigint') this._send(result, task, meta);
+          else this._receive(result, meta);
+        }
       } catch (error) {
         task.failures += 1;
         if (failures === null) failures = [];
@@ -175,18 +181,14 @@ class Manager {
    * settles, and its rejection reported as the task's failure (config.report).
    */
   _send(result, task, meta) {
-    const type = typeof result;
-    if (type !== 'object' && type !== 'function' && type !== 'symbol' && type !== 'bigint') {
-      this._receive(result, meta);
-      return;
-    }
-    if (result !== null && isThenable(result)) {
+    const sendable = toSendable(result);
+    if (sendable === THENABLE) {
       this._sendLater(result, task, meta);
       return;
     }
-    const sendable = toSendable(result);
-    if (sendable.dropped !== null) this._warnDropped(sendable.dropped, task, meta);
-    if (sendable.value !== undefined) this._receive(sendable.value, meta);
+    const dropped = droppedByLast();
+    if (dropped !== null) this._warnDropped(dropped, task, meta);
+    if (sendable !== undefined) this._receive(sendable, meta);
   }
 
   /** Sends what an async task's promise resolves to; reports what it rejects with. */
@@ -209,9 +211,27 @@ class Manager {
     };
     const then = promise.then;
     apply(then, promise, [
-      settled((value) => { if (value !== undefined) this._send(value, task, meta); }),
+      settled((value) => {
+        if (value !== undefined) this._send(value, task, meta);
+      }),
       settled((error) => { this._reportLate(task, meta, error); }),
     ]);
+  }
+
+  /**
+   * After the host's time limit stopped a promise job: the promise jobs queued after it are
+   * dropped, so the async tasks still waiting never settle. Each is reported as its task's
+   * failure (the first, whose job was stopped, the host names itself) and forgotten.
+   * @returns {number} how many were reported
+   */
+  abandonPendingTasks() {
+    const abandoned = this._pending.slice(1);
+    this._pending = [];
+    for (const { task, meta } of abandoned) {
+      this._reportLate(task, meta, new AnnaError('its code after await never ran: the time limit stopped a promise job ' +
+        'queued before it, and the jobs queued after that one were dropped.'));
+    }
+    return abandoned.length;
   }
 
   /** Reports an async task's failure, counted with its runs, through config.report. */
@@ -249,8 +269,9 @@ class Manager {
     }
     const loading = this._loader.loadingFile();
     if (loading !== null) return { file: loading };
-    // Code after an `await` runs apart from the task: the latest async task not settled.
-    const pending = this._pending.length === 0 ? null : this._pending[this._pending.length - 1];
+    // Code after an `await` runs apart from the task: the oldest async task not settled
+    // (promise jobs run in the order they were queued).
+    const pending = this._pending.length === 0 ? null : this._pending[0];
     if (pending === null) return null;
     const { task: waiting, meta } = pending;
     return {

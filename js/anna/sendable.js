@@ -46,25 +46,36 @@ function step(key) {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
 }
 
+/** Where the last toSendable call left something out, or null (see toSendable). */
+let lastDropped = null;
+
+/** What toSendable returns for a promise (or promise-like): the caller waits for it. */
+const THENABLE = Symbol('thenable');
+
 /**
- * The result as plain data: `{ value, dropped }`, where `value` is what to send (`undefined`
- * for nothing) and `dropped` says where the first function or symbol was left out
- * (`{ path, kind }`, path `''` for the value itself, such as `.onTap` or `.list[2].format`),
- * or is null.
+ * The result as plain data: what to send (`undefined` for nothing), or THENABLE for a
+ * promise. `droppedByLast()` then says where the first function or symbol was left out
+ * (`{ path, kind }`, path `''` for the value itself, such as `.onTap` or
+ * `.list[2].format`), or null. A flat result is returned as it is, nothing allocated.
  * @throws whatever a getter, proxy trap or `toJSON` throws; a RangeError for a result of
  *   more than MAX_VALUES values
  */
 function toSendable(value) {
+  lastDropped = null;
   const type = typeof value;
-  if (type === 'function' || type === 'symbol') return { value: undefined, dropped: { path: '', kind: type } };
-  if (value === null || type !== 'object') return { value: type === 'bigint' ? String(value) : value, dropped: null };
+  if (type === 'function' || type === 'symbol') {
+    lastDropped = { path: '', kind: type };
+    return undefined;
+  }
+  if (value === null || type !== 'object') return type === 'bigint' ? String(value) : value;
   let keys = null;
   let read = -1;
   if (getPrototypeOf(value) === PLAIN) {
     keys = keysOf(value);
     read = firstNested(value, keys);
-    if (read === -1) return { value, dropped: null };
+    if (read === -1) return value;
   }
+  if (keys === null && typeof value.then === 'function') return THENABLE;
   const walk = { remaining: MAX_VALUES, ancestors: [], path: [], dropped: null };
   let copied;
   if (keys === null || typeof value.toJSON === 'function') {
@@ -75,7 +86,13 @@ function toSendable(value) {
     copied = copyObject(value, walk, keys, read);
     walk.ancestors.pop();
   }
-  return { value: copied === MISSING ? undefined : copied, dropped: walk.dropped };
+  lastDropped = walk.dropped;
+  return copied === MISSING ? undefined : copied;
+}
+
+/** Where the last toSendable call left a function or symbol out, or null. */
+function droppedByLast() {
+  return lastDropped;
 }
 
 function copy(value, key, walk) {
@@ -152,4 +169,4 @@ function spend(walk, count) {
   walk.remaining -= count;
 }
 
-module.exports = { toSendable, MAX_VALUES };
+module.exports = { toSendable, droppedByLast, THENABLE, MAX_VALUES };

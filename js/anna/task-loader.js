@@ -46,9 +46,9 @@ class TaskLoader {
   /**
    * @param {string} directory absolute path of the task folder (no trailing '/')
    * @param {boolean} debug re-require on every load
-   * @param {{ add(tasks), drop(tasks), check(file) }} sink where loaded tasks go; `check` is
-   *   called as a task file calls `match` and when it has run (or failed), to put back the
-   *   built-ins it replaced before the core's own code goes on
+   * @param {{ add(tasks), drop(tasks), check(when) }} sink where loaded tasks go; `check` is
+   *   called before a task file runs, as it calls `match` and when it has run (or failed), to
+   *   put back the built-ins replaced `when` before the core's own code goes on
    */
   constructor(directory, debug, sink) {
     this._directory = directory;
@@ -62,6 +62,9 @@ class TaskLoader {
 
   /** The absolute path of the task file running now, or null. */
   loadingFile() { return this._loading; }
+
+  /** Forgets the file a load the host stopped left as running (its `finally` never ran). */
+  forgetLoading() { this._loading = null; }
 
   get fileCount() { return this._files.size; }
 
@@ -157,6 +160,7 @@ class TaskLoader {
     forgetUnfinishedModules();
 
     let tasks;
+    this._sink.check(`before task file ${resolved} loaded`);
     this._loading = resolved;
     try {
       tasks = this._run(resolved, relative + '.js');
@@ -166,7 +170,7 @@ class TaskLoader {
       throw error;
     } finally {
       this._loading = null;
-      this._sink.check(resolved);
+      this._sink.check(`while task file ${resolved} loaded`);
     }
     tried.status = 'loaded';
     if (previous !== undefined) keepCounts(previous, tasks);
@@ -180,7 +184,7 @@ class TaskLoader {
     let open = true;
     try {
       requireWithMatch(resolved, (patterns, fn) => {
-        this._sink.check(resolved);
+        this._sink.check(`while task file ${resolved} loaded`);
         if (!open) {
           throw new AnnaError(`match() was called after '${resolved}' finished loading; ` +
             'call it while the task file runs.');

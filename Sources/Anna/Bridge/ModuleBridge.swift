@@ -10,22 +10,20 @@ final class ModuleBridge {
     static let sourceURL = "anna:module-bridge.js"
 
     /// The JavaScript half, read once from the package's resources.
-    static let source: Result<String, JavaScriptError> = {
-        guard let url = Bundle.module.url(forResource: "module-bridge", withExtension: "js") else {
-            return .failure(.typeMismatch("the resource module-bridge.js is missing from the Anna bundle: rebuild the package"))
+    static let source = resource("module-bridge")
+    /// Its built-ins guard (handed to it at install), read once likewise.
+    static let guardSource = resource("built-ins-guard")
+    static let guardSourceURL = "anna:built-ins-guard.js"
+
+    private static func resource(_ name: String) -> Result<String, JavaScriptError> {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "js") else {
+            return .failure(.typeMismatch("the resource \(name).js is missing from the Anna bundle: rebuild the package"))
         }
         do {
             return .success(try String(contentsOf: url, encoding: .utf8))
         } catch {
             return .failure(.typeMismatch("cannot read \(url.path): \(error.localizedDescription)"))
         }
-    }()
-
-    /// After how long (ms) a batch ends before its next operation: a thousandth of the time
-    /// limit (at least 1 ms), which an operation stopped at the limit may have lost to the
-    /// operations before it in its call.
-    static func cutAfterMilliseconds(limit: Double) -> Double {
-        max(1, limit)
     }
 
     /// When this many metas are numbered, both sides start over.
@@ -33,8 +31,7 @@ final class ModuleBridge {
 
     /// What one batch brought back.
     struct Outcome {
-        /// How many operations of the batch finished: all of them unless ``stop`` is set or the
-        /// batch was cut (it had run long enough: the rest goes in a new call).
+        /// How many operations of the batch finished: all of them unless ``stop`` is set.
         var finished: Int
         /// Why the batch stopped early (the time limit): operation ``finished`` was running,
         /// unless ``stoppedAfterOperations``.
@@ -74,11 +71,10 @@ final class ModuleBridge {
     init(context: JavaScriptContext, debug: Bool) throws {
         self.context = context
         let install = try context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL)
+        let guardBuiltIns = try context.evaluate(try Self.guardSource.get(), sourceURL: Self.guardSourceURL)
+            .call(operation: "making the built-ins guard")
         let script = try install.call(
-            [
-                context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null),
-                context.makeValue(.number(Self.cutAfterMilliseconds(limit: context.executionTimeLimit))),
-            ],
+            [context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null), guardBuiltIns],
             operation: "installing the module bridge")
         functions = try Functions(script)
         let config = try script.property("config")
@@ -125,6 +121,10 @@ final class ModuleBridge {
             let answer = Int(try functions.apply.call(arguments).toJSON().numberValue ?? Double(2 * range.count))
             outcome.finished = min(answer / 2, range.count)
             outcome.collectionDue = answer % 2 == 1
+            if let stop = context.takeStoppedPromiseJob() {
+                outcome.stop = stop
+                outcome.stoppedAfterOperations = true
+            }
         } catch {
             tablesSent[slot] = nil  // a call stopped by the time limit may not have taken them all in
             outcome.stop = Self.javaScriptError(error)
@@ -145,6 +145,13 @@ final class ModuleBridge {
     /// - Throws: ``JavaScriptError`` when the time limit stopped one of them too.
     func resume() throws -> Bool {
         try functions.resume.call([JavaScriptValue]()).toJSON() == .bool(true)
+    }
+
+    /// After a stop in a promise job: has the core report the async tasks whose jobs were
+    /// dropped with it (among the batch's errors).
+    /// - Throws: ``JavaScriptError`` when that fails.
+    func abandonPending() throws {
+        try functions.abandonPending.call([JavaScriptValue]())
     }
 
     /// Calls into JavaScript throw ``JavaScriptError``; anything else is wrapped as one.
@@ -182,15 +189,18 @@ final class ModuleBridge {
         var attempts = 0
         while taken == nil {
             do {
-                taken = try functions.finish.call([JavaScriptValue]())
+                taken = try functions.finish.call([JavaScriptValue](), operation: "writing the results of a batch")
             } catch JavaScriptError.executionTimeLimitExceeded where attempts <= Self.maximumFinishAttempts {
-                attempts += 1
+                attempts += 1  // stopped writing a result: the next try reports it and goes on
             } catch {
                 outcome.readFailure = Self.javaScriptError(error)
                 return
             }
         }
         guard let taken else { return }
+        if let stop = context.takeStoppedPromiseJob() {
+            outcome.errors.append((max(0, outcome.finished - 1), stop))
+        }
         if taken.isString {  // only results: no metas or errors
             outcome.results = PendingResults(text: taken.utf8Bytes(), metas: metas)
             return
@@ -238,6 +248,7 @@ extension ModuleBridge {
         let progress: JavaScriptValue
         let finish: JavaScriptValue
         let resume: JavaScriptValue
+        let abandonPending: JavaScriptValue
         let forgetMetas: JavaScriptValue
 
         init(_ script: JavaScriptValue) throws {
@@ -246,6 +257,7 @@ extension ModuleBridge {
             progress = try script.property("progress")
             finish = try script.property("finish")
             resume = try script.property("resume")
+            abandonPending = try script.property("abandonPending")
             forgetMetas = try script.property("forgetMetas")
         }
     }

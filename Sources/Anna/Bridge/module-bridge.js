@@ -9,27 +9,21 @@
 // a full garbage collection.
 //
 // The codes of the wire format come from `wire` (Swift's BridgeWire.table): no number of the
-// format is written here. `marker` is the context's operation marker: each operation's start
-// time goes there, so a stop at the host's time limit tells how long the stopped one ran. A
-// batch ends early, before an operation, once it has run `cutAfter` ms: the host sends the
-// rest in a new call, and the time limit, which applies to a call, goes nearly whole to each
-// slow operation.
+// format is written here. `marker` is the context's operation marker: a new number there as
+// each operation starts makes the host's time limit apply to each operation, not the batch.
 //
 // Task scripts share this context and may replace built-ins (JSON.stringify,
 // Array.prototype.push, Function.prototype.call, ...): everything here uses the built-ins it
 // captured when it was installed, before any module code ran; the containers it hands to the
-// host have no prototype; and after each batch (and each task file, through
-// config.checkBuiltIns) the built-ins a script replaced are put back and reported.
-(function (wire, marker, cutAfter) {
+// host have no prototype; and after each batch (and around each task file, through
+// config.checkBuiltIns) `guardBuiltIns`'s guard puts back what a script replaced.
+(function (wire, marker, guardBuiltIns) {
   'use strict';
-  const now = Date.now;
+  if (typeof guardBuiltIns !== 'function') throw new TypeError('the bridge needs the built-ins guard (built-ins-guard.js)');
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const callWith = Reflect.apply;
-  const ownKeys = Reflect.ownKeys;
-  const describe = Reflect.getOwnPropertyDescriptor;
   const define = Reflect.defineProperty;
-  const deleteProperty = Reflect.deleteProperty;
   const hasOwn = Object.prototype.hasOwnProperty;
   const setPrototypeOf = Object.setPrototypeOf;
   const keysOf = Object.keys;
@@ -76,11 +70,10 @@
   let lastOperation = 0; // the last operation of the last batch
   let afterOperations = false; // whether the batch's operations are over (promise jobs may run)
   const marks = marker !== null && marker !== undefined;
-  /** Marks the start of an operation (or of what runs after the batch); returns the time. */
+  let serial = 0;
+  /** Marks the start of an operation (or of what runs after the batch). */
   function mark() {
-    const time = now();
-    if (marks) marker[0] = time;
-    return time;
+    if (marks) marker[0] = ++serial;
   }
   // Meta IDs by path, then task, then event. Results in a row mostly share a few metas
   // (cells of a list share one path), so the last RECENT metas ([task, path, event, id, ...])
@@ -121,8 +114,7 @@
     // Puts back the built-ins a script replaced; returns the error that says so (`when` they
     // were replaced, e.g. 'while task file X loaded'), or null when none was.
     checkBuiltIns: function checkBuiltIns(when) {
-      const replaced = restoreBuiltIns();
-      return replaced.length === 0 ? null : builtInsError(StringType(when), replaced);
+      return restoreBuiltIns(StringType(when));
     },
   };
 
@@ -149,6 +141,12 @@
   });
   defineToJSON(Set.prototype, function toJSON() { return Array.from(this); });
   defineToJSON(Error.prototype, function toJSON() { return { name: String(this.name), message: String(this.message) }; });
+  // The built-ins as they are now, before any module code ran (see built-ins-guard.js):
+  // restoreBuiltIns(when) puts back what a script replaced and returns the error saying so.
+  const restoreBuiltIns = guardBuiltIns();
+  const now = Date.now;
+  const GUARD_INTERVAL = 100;
+  let lastGuardCheck = -Infinity;
 
   function metaID(meta) {
     if (meta === null || typeof meta !== 'object') return -1;
@@ -186,7 +184,7 @@
 
   function receive(result, meta) {
     const at = results.length;
-    results[at] = MathMax(0, MathMin(operation, lastOperation));
+    results[at] = operation <= lastOperation ? operation : lastOperation;
     results[at + 1] = metaID(meta);
     results[at + 2] = result;
   }
@@ -290,7 +288,9 @@
     const result = {};
     for (let index = 0; index < count; index++) {
       const key = string(numbers[at++]);
-      result[key] = value();
+      // '__proto__' would set the object's prototype: a stream's key is a member like any other.
+      if (key === '__proto__') define(result, key, { value: value(), writable: true, enumerable: true, configurable: true });
+      else result[key] = value();
     }
     return result;
   }
@@ -300,8 +300,8 @@
   // `table` is the slot of the interned table the batch's strings index; `interned` the
   // strings to add to it first (after emptying it when `reset`). `batchLiterals` are the
   // call's literals; string -1 - literalBase is the first. Returns how many operations ran
-  // (all, unless the batch was cut) times two, plus one when the nodes removed since the last
-  // such answer make a full collection worth its cost.
+  // (all of them) times two, plus one when the nodes removed since the last such answer make
+  // a full collection worth its cost.
   function apply(batch, length, count, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
     afterOperations = false;
@@ -322,9 +322,8 @@
     numbers = batch;
     at = 0;
     lastOperation = count - 1;
-    const started = mark();
     while (at < length) {
-      if (operation > 0 && mark() - started > cutAfter) break;
+      mark();
       const code = numbers[at++];
       time = numbers[at++];
       try {
@@ -356,10 +355,14 @@
     numbers = null;
     literals = [];
     time = NaN;
-    const replaced = restoreBuiltIns();
-    if (replaced.length > 0) {
-      addError(builtInsError('while the operations up to this one ran', replaced));
-    }
+    // After each batch a quick check (what reading results depends on), and a full one at
+    // most every GUARD_INTERVAL ms: it costs a few microseconds (task files are checked
+    // fully as they load, whatever the time).
+    const checked = now();
+    const full = checked - lastGuardCheck >= GUARD_INTERVAL;
+    if (full) lastGuardCheck = checked;
+    const replaced = restoreBuiltIns('while the operations up to this one ran', !full);
+    if (replaced !== null) addError(replaced);
 
     // What runs after the batch (promise jobs) belongs to its last operation.
     const finished = operation;
@@ -527,87 +530,19 @@
     return plain;
   }
 
-  // The built-ins the bridge and the core use, as they were when this script was installed
-  // (after the toJSON methods above): [object, key, descriptor, name, ...]. A data property
-  // is checked by reading it (no allocation); an accessor by its descriptor.
-  const BUILT_INS = [
-    ['Object', Object], ['Object.prototype', Object.prototype], ['Array', Array], ['Array.prototype', Array.prototype],
-    ['Function.prototype', Function.prototype], ['JSON', JSON], ['Reflect', Reflect], ['Map.prototype', Map.prototype],
-    ['Set.prototype', Set.prototype], ['String', String], ['String.prototype', String.prototype],
-    ['Number.prototype', Number.prototype], ['Error.prototype', Error.prototype], ['Promise', Promise],
-    ['Promise.prototype', Promise.prototype], ['RegExp.prototype', RegExp.prototype], ['Symbol', Symbol],
-    ['Math', Math], ['Date', Date], ['Date.prototype', Date.prototype],
-  ];
-  const dataProperties = bareArray();
-  const accessors = bareArray();
-  for (let index = 0; index < BUILT_INS.length; index++) {
-    const owner = BUILT_INS[index][0];
-    const object = BUILT_INS[index][1];
-    const keys = ownKeys(object);
-    for (let position = 0; position < keys.length; position++) {
-      const key = keys[position];
-      const descriptor = describe(object, key);
-      const list = 'value' in descriptor ? dataProperties : accessors;
-      const at = list.length;
-      list[at] = object;
-      list[at + 1] = key;
-      list[at + 2] = descriptor;
-      list[at + 3] = owner + '.' + StringType(typeof key === 'symbol' ? key.description : key);
-    }
-  }
-  // Added where JSON.stringify would find them for every object or array.
-  const ADDED_TO_JSON = [['Object.prototype', Object.prototype], ['Array.prototype', Array.prototype]];
-
-  /** Puts back every built-in a script replaced or added; returns their names. */
-  function restoreBuiltIns() {
-    let replaced = null;
-    const note = (name, restored) => {
-      if (replaced === null) replaced = bareArray();
-      replaced[replaced.length] = restored ? name : name + ' (could not be put back)';
-    };
-    for (let at = 0; at < dataProperties.length; at += 4) {
-      const object = dataProperties[at];
-      const key = dataProperties[at + 1];
-      const descriptor = dataProperties[at + 2];
-      let same;
-      try {
-        same = object[key] === descriptor.value && callWith(hasOwn, object, [key]);
-      } catch (unreadable) {
-        same = false;
-      }
-      if (!same) note(dataProperties[at + 3], define(object, key, descriptor));
-    }
-    for (let at = 0; at < accessors.length; at += 4) {
-      const object = accessors[at];
-      const key = accessors[at + 1];
-      const descriptor = accessors[at + 2];
-      const now = describe(object, key);
-      if (now === undefined || now.get !== descriptor.get || now.set !== descriptor.set) {
-        note(accessors[at + 3], define(object, key, descriptor));
-      }
-    }
-    for (let index = 0; index < ADDED_TO_JSON.length; index++) {
-      const object = ADDED_TO_JSON[index][1];
-      if (callWith(hasOwn, object, ['toJSON'])) note(ADDED_TO_JSON[index][0] + '.toJSON', deleteProperty(object, 'toJSON'));
-    }
-    return replaced === null ? bareArray() : replaced;
-  }
-
-  /** The error that reports built-ins a script replaced (`names`, put back where they could be). */
-  function builtInsError(when, names) {
-    const error = plainError(null);
-    let listed = '';
-    for (let index = 0; index < names.length && index < 3; index++) listed += (index === 0 ? '' : ', ') + names[index];
-    if (names.length > 3) listed += ` and ${names.length - 3} more`;
-    setHidden(error, 'name', 'BuiltInError');
-    setHidden(error, 'message', `A task script replaced built-ins ${when}: ${listed}. The core relies on ` +
-      'them, so they were put back; leave the built-ins as they are (wrap or copy them instead).');
-    return error;
+  /**
+   * Puts back the built-ins a script replaced before the host's time limit stopped it (the
+   * batch's own check never ran), reported as an error of the stopped operation.
+   */
+  function restoreAfterStop() {
+    const replaced = restoreBuiltIns('before the time limit stopped an operation');
+    if (replaced !== null) addError(replaced);
   }
 
   // After the time limit stopped an operation: the rest of its event's tasks, where the core
   // can (resumeEvent), as part of that operation. Returns whether the core found the task.
   function resume() {
+    restoreAfterStop();
     afterOperations = false;
     mark();
     if (manager === null || typeof manager.resumeEvent !== 'function') return false;
@@ -621,15 +556,30 @@
     }
   }
 
+  // After the time limit stopped a promise job: the async tasks whose jobs were dropped with
+  // it, reported by the core where it can (abandonPendingTasks).
+  function abandonPending() {
+    if (manager === null || typeof manager.abandonPendingTasks !== 'function') return;
+    try {
+      manager.abandonPendingTasks();
+    } catch (error) {
+      addError(error);
+    }
+  }
+
   return {
     config: config,
     resume: resume,
+    abandonPending: abandonPending,
     receive: receive,
     attach: function attach(constructed) { manager = constructed; },
     apply: apply,
     // The operation running now, or -1 - the number that ran when what runs now (promise jobs)
     // came after them.
-    progress: function progress() { return afterOperations ? -1 - operation : operation; },
+    progress: function progress() {
+      restoreAfterStop();
+      return afterOperations ? -1 - operation : operation;
+    },
     finish: finish,
     forgetMetas: function forgetMetas() {
       metaIDs = new Map();

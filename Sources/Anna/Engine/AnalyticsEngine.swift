@@ -218,7 +218,15 @@ public final class AnalyticsEngine {
         let offset = min(outcome.finished - (inPromiseJob ? 1 : 0), range.count - 1)
         let stopped = operation(range.lowerBound + offset)
         var stops = [AnalyticsError.failure(of: stopped, stop, runningTask: runningTask(), inPromiseJob: inPromiseJob)]
-        if !inPromiseJob { stops += resumeStoppedEvent(of: stopped) }
+        if inPromiseJob {
+            do {
+                try bridge.abandonPending()
+            } catch {
+                stops.append(.failure(of: stopped, ModuleBridge.javaScriptError(error)))
+            }
+        } else {
+            stops += resumeStoppedEvent(of: stopped)
+        }
         bridge.takeProduced(into: &outcome)
         deliver(outcome, of: range, through: offset + 1, stops: stops.map { (offset, $0) }, operation: operation, onError: onError)
         batchSize = 1

@@ -11,11 +11,14 @@ extension AnalyticsError {
     ) -> AnalyticsError {
         let stopped =
             inPromiseJob ? "a promise job (code after await, a then callback) of " + (runningTask ?? "a task") : runningTask ?? operation.summary
+        // A promise job runs after the operations of its call: it is not the last one's doing.
+        let failed = inPromiseJob ? "the promise jobs after \(operation.summary)" : operation.summary
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
-            return .operationFailed(operation: operation.summary, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
+            return .operationFailed(operation: failed, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))
         case let .memoryLimitExceeded(_, limit, heap):
-            return .operationFailed(operation: operation.summary, .memoryLimitExceeded(operation: stopped, limitBytes: limit, heapBytes: heap))
+            return .operationFailed(
+                operation: failed, .memoryLimitExceeded(operation: stopped + ", which was stopped", limitBytes: limit, heapBytes: heap))
         default:
             if let failures = taskFailures(in: error) { return .tasksFailed(failures) }
             if let warning = resultWarning(in: error) { return .resultWarning(warning) }

@@ -24,8 +24,16 @@ struct ModuleOptions: ParsableArguments {
 
     @Option(
         name: .customLong("time-limit"),
-        help: ArgumentHelp("Seconds one call into JavaScript may run, from 0.001 to 3600.", valueName: "seconds"))
+        help: ArgumentHelp("Seconds of CPU time one operation may run in JavaScript, from 0.001 to 3600.", valueName: "seconds"))
     var timeLimit: Double = 2
+
+    /// The `--memory-limit` values accepted, in megabytes: the core alone needs a few.
+    static let memoryLimits: ClosedRange<Int> = 16...1_048_576
+
+    @Option(
+        name: .customLong("memory-limit"),
+        help: ArgumentHelp("Megabytes the JavaScript heap may hold, from 16 to 1048576.", valueName: "MB"))
+    var memoryLimit = RuntimeConfiguration.defaultMemoryLimit >> 20
 
     @Option(
         name: .customLong("allow-read"),
@@ -40,6 +48,9 @@ struct ModuleOptions: ParsableArguments {
         }
         guard Self.timeLimits.contains(timeLimit) else {
             throw ValidationError("--time-limit must be from 0.001 to 3600 seconds, got \(timeLimit).")
+        }
+        guard Self.memoryLimits.contains(memoryLimit) else {
+            throw ValidationError("--memory-limit must be from 16 to 1048576 MB, got \(memoryLimit).")
         }
     }
 
@@ -59,6 +70,12 @@ struct ModuleOptions: ParsableArguments {
     /// The engine configuration; exits with 66 when the folder is missing or is the other
     /// kind of folder (a module given to `--tasks`, a task folder given to `--module`).
     func engineConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
+        var configuration = try baseConfiguration(console: console)
+        configuration.memoryLimit = memoryLimit << 20
+        return configuration
+    }
+
+    private func baseConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
         if isTaskFolder {
             let tasks = try taskFolder()
             return .init(

@@ -22,21 +22,34 @@ extension JavaScriptContext {
         let result = watchdog.entering { body(&exception) }
         if let stop = watchdog.stop, watchdog.isOutermost {
             watchdog.stop = nil
-            // Stopped with no exception: the call had returned, and a promise job it queued
-            // (code after `await`, a `then` callback) ran when it ended.
-            let stopped = exception == nil ? "a promise job queued by \(operation())" : operation()
-            switch stop {
-            case .time:
-                throw JavaScriptError.executionTimeLimitExceeded(operation: stopped, limitSeconds: executionTimeLimit)
-            case let .memory(bytes):
-                collectGarbage()
-                throw JavaScriptError.memoryLimitExceeded(operation: stopped, limitBytes: memoryLimit ?? 0, heapBytes: bytes)
+            if case .memory = stop { collectGarbage() }
+            guard exception != nil else {
+                // The call had returned; a promise job it queued (code after `await`, a `then`
+                // callback) ran when it ended and was stopped. The call's value stands.
+                stoppedPromiseJob = stopError(stop, operation: "a promise job queued by \(operation())")
+                return result
             }
+            throw stopError(stop, operation: operation())
         }
         if let exception {
             throw JavaScriptError.exception(makeException(from: exception))
         }
         return result
+    }
+
+    private func stopError(_ stop: Watchdog.Stop, operation: String) -> JavaScriptError {
+        switch stop {
+        case .time: .executionTimeLimitExceeded(operation: operation, limitSeconds: executionTimeLimit)
+        case let .memory(bytes): .memoryLimitExceeded(operation: operation, limitBytes: memoryLimit ?? 0, heapBytes: bytes)
+        }
+    }
+
+    /// The stop of a promise job that ran after a call had returned (code after `await`, a
+    /// `then` callback), if one was stopped since the last time this was asked; the promise
+    /// jobs queued after it were dropped.
+    public func takeStoppedPromiseJob() -> JavaScriptError? {
+        defer { stoppedPromiseJob = nil }
+        return stoppedPromiseJob
     }
 
     func makeErrorRef(name: String, message: String, properties: [String: JSONValue]) -> JSValueRef {

@@ -28,30 +28,37 @@ public final class JavaScriptContext {
     /// protection from garbage collection: for leak checks in tests and benchmarks.
     public internal(set) var protectedValueCount = 0
 
-    /// Seconds of CPU time one evaluation or call from Swift may run before it is stopped.
+    /// Seconds of CPU time one operation may run before it is stopped: an evaluation or call
+    /// from Swift, or each operation a script marks in ``operationMarker``.
     public let executionTimeLimit: Double
     /// Bytes the heap may hold while a script runs before it is stopped (`nil`: no limit).
     public let memoryLimit: Int?
     /// A `Float64Array` of one number. A script that runs many operations in one call writes
-    /// the time each one starts (`Date.now()`) to its element 0, so that a stop at the time
-    /// limit can say how long the operation it stopped ran (see ``stoppedOperationSeconds``).
+    /// a new number to its element 0 as it starts each one: the time limit then applies to
+    /// each operation, not to the call.
     public var operationMarker: JavaScriptValue? {
         markerRef.map { JavaScriptValue($0, in: self) }
     }
+    /// When ``checkMemory(after:)`` last read the heap.
+    private var lastMemoryCheck: ContinuousClock.Instant?
+    private static let memoryCheckInterval = Duration.milliseconds(100)
+    /// See ``takeStoppedPromiseJob()``.
+    var stoppedPromiseJob: JavaScriptError?
     /// Kept protected, not as a ``JavaScriptValue``: a value holds its context.
     private var markerRef: JSObjectRef?
 
     /// Creates a context.
     /// - Parameters:
-    ///   - executionTimeLimit: seconds of CPU time one evaluation or call may take before it is
-    ///     stopped with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
-    ///   - memoryLimit: bytes the heap may hold; a script stopped at the time limit with the
-    ///     heap past it is reported with ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)``,
-    ///     and ``checkMemory(after:)`` checks it between calls.
+    ///   - executionTimeLimit: seconds of CPU time one operation may take before it is stopped
+    ///     with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
+    ///   - memoryLimit: bytes the heap may hold; a script past it is stopped with
+    ///     ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` (checked
+    ///     every 50 ms of CPU time a script runs, and by ``checkMemory(after:)`` between calls).
     public init(executionTimeLimit: Double = 2, memoryLimit: Int? = nil) {
         self.executionTimeLimit = executionTimeLimit
         self.memoryLimit = memoryLimit
         watchdog = Watchdog(limit: executionTimeLimit, memoryLimit: memoryLimit)
+        _ = Watchdog.canLetScriptsGoOn  // the engine's options, before its first context
         groupRef = JSContextGroupCreate()
         contextRef = JSGlobalContextCreateInGroup(groupRef, nil)
         var definition = kJSClassDefinitionEmpty
@@ -73,10 +80,6 @@ public final class JavaScriptContext {
         }
     }
 
-    /// How long the operation the last stop ended had run (wall-clock seconds since the later
-    /// of its call's start and its mark in ``operationMarker``), or `nil` when no call was stopped.
-    public var stoppedOperationSeconds: Double? { watchdog.stoppedOperationSeconds }
-
     /// The bytes the heap holds now (its blocks and what its objects own outside them), or
     /// `nil` where the library cannot tell.
     public var heapBytes: Int? {
@@ -84,12 +87,17 @@ public final class JavaScriptContext {
         return bytes < 0 ? nil : bytes
     }
 
-    /// Checks the heap against ``memoryLimit`` between calls: past the limit, a full
-    /// collection runs first.
+    /// Checks the heap against ``memoryLimit`` between calls, at most every 100 ms, and only
+    /// when the process holds more than the limit (reading the heap's size walks it): past
+    /// the limit, a full collection runs first.
     /// - Throws: ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` when
     ///   the heap still holds more after it; `operation` names what ran before.
     public func checkMemory(after operation: @autoclosure () -> String) throws {
-        guard let memoryLimit, let bytes = heapBytes, bytes > memoryLimit else { return }
+        guard let memoryLimit else { return }
+        let now = ContinuousClock.now
+        if let lastMemoryCheck, now - lastMemoryCheck < Self.memoryCheckInterval { return }
+        lastMemoryCheck = now
+        guard ResidentMemory.mayExceed(memoryLimit), let bytes = heapBytes, bytes > memoryLimit else { return }
         collectGarbage()
         guard let after = heapBytes, after > memoryLimit else { return }
         throw JavaScriptError.memoryLimitExceeded(operation: operation(), limitBytes: memoryLimit, heapBytes: after)

@@ -6,13 +6,18 @@ internal import CJavaScriptCore
     import Darwin
 #endif
 
-/// Stops a script once one entry from Swift has run for the time limit (CPU time), and says
-/// why: the time limit, or the heap past the memory limit.
+/// Stops scripts that run past the time limit or hold more heap than the memory limit.
 ///
-/// JavaScriptCore asks once per entry (the callback never lets a script go on: in this
-/// library a watchdog that once did is not asked again in later entries). An entry may run
-/// many operations (a batch); the script writes each one's start time to the ``marker``,
-/// so a stop can tell how long the stopped operation itself ran.
+/// JavaScriptCore asks ``shouldStop(_:)`` after every ``slice`` of CPU time a script runs in
+/// one entry from Swift. An entry may run many operations (a batch): the script writes a new
+/// number to the ``marker`` as each one starts, so the time limit applies to each operation
+/// of its own. An operation is timed from the first slice that sees it, so it is stopped
+/// after between `limit` and `limit + slice` seconds of its own; the heap is checked at each
+/// slice.
+///
+/// Letting a script go on needs the engine's polling traps (``canLetScriptsGoOn``): with the
+/// signals it uses otherwise, a watchdog that once let a script go on is not asked again.
+/// Without them the first ask, at the limit, stops the call.
 final class Watchdog {
     /// Why the last stopped script was stopped.
     enum Stop: Equatable {
@@ -20,30 +25,47 @@ final class Watchdog {
         case memory(bytes: Int)
     }
 
+    /// How often a running script is checked (seconds of CPU time).
+    static let slice = 0.05
+
+    /// Whether the engine polls for traps (set before the first context of the process):
+    /// then the watchdog can let a script go on after a slice.
+    static let canLetScriptsGoOn = anna_use_polling_traps()
+
     let limit: Double
     let memoryLimit: Int?
     /// Set when the watchdog stopped a script; cleared by whoever reports it.
     var stop: Stop?
-    /// How long the stopped operation ran, in seconds (set with ``stop``).
-    private(set) var stoppedOperationSeconds: Double?
-    /// Where scripts write when the operation they start started (ms since 1970).
+    /// Where scripts write a new number as they start an operation.
     var marker: UnsafeMutablePointer<Double>?
+    /// Entries from Swift (depth 0) so far, and how deep the current one is.
+    private var entries = 0
     private var depth = 0
-    private var entryStart = 0.0
+    private var seenEntries = -1
+    private var seenMarker = Double.nan
+    private var operationStart = 0.0
 
     init(limit: Double, memoryLimit: Int?) {
         self.limit = limit
         self.memoryLimit = memoryLimit
     }
 
-    /// Has JavaScriptCore stop a script in `group` after the limit, asking ``stopping(_:)`` why.
+    /// Has JavaScriptCore ask ``shouldStop(_:)`` after the next slice of a script's CPU time
+    /// in `group`. The library asks once per limit it is given, so each answer that lets the
+    /// script go on gives it the limit again.
     func arm(_ group: JSContextGroupRef) {
+        let goesOn = Self.canLetScriptsGoOn
         JSContextGroupSetExecutionTimeLimit(
-            group, limit,
+            group, goesOn ? min(limit, Self.slice) : limit,
             { context, info in
                 guard let context, let info else { return true }
-                Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue().stopping(context)
-                return true
+                let watchdog = Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue()
+                if watchdog.shouldStop(context) || !Watchdog.canLetScriptsGoOn {
+                    if watchdog.stop == nil { watchdog.stop = .time }
+                    return true
+                }
+                watchdog.arm(JSContextGetGroup(context))
+                return false
             },
             Unmanaged.passUnretained(self).toOpaque())
     }
@@ -51,29 +73,36 @@ final class Watchdog {
     /// Whether no entry from Swift is under way (a stop is reported by the outermost one).
     var isOutermost: Bool { depth == 0 }
 
-    /// Runs `body` as an entry from Swift.
+    /// Runs `body` as an entry from Swift: at depth 0, a new operation for the time limit.
     func entering<Result>(_ body: () throws -> Result) rethrows -> Result {
-        if depth == 0 {
-            entryStart = Self.wallMilliseconds()
-            marker?.pointee = 0
-        }
+        if depth == 0 { entries &+= 1 }
         depth += 1
         defer { depth -= 1 }
         return try body()
     }
 
-    /// Notes why the script running in `context` is stopped (asked on its thread).
-    private func stopping(_ context: JSContextRef) {
-        let now = Self.wallMilliseconds()
-        stoppedOperationSeconds = (now - max(entryStart, marker?.pointee ?? 0)) / 1000
-        if let memoryLimit {
+    /// Whether the script running in `context` must stop now (asked on its thread); sets
+    /// ``stop`` when it must.
+    func shouldStop(_ context: JSContextRef) -> Bool {
+        let now = Self.threadCPUSeconds()
+        let operation = marker?.pointee ?? 0
+        if entries != seenEntries || !(operation == seenMarker) {
+            seenEntries = entries
+            seenMarker = operation
+            operationStart = now
+        }
+        if let memoryLimit, ResidentMemory.mayExceed(memoryLimit) {
             let bytes = Self.heapBytes(context)
             if bytes > memoryLimit {
                 stop = .memory(bytes: bytes)
-                return
+                return true
             }
         }
-        stop = .time
+        if now - operationStart >= limit {
+            stop = .time
+            return true
+        }
+        return false
     }
 
     /// The bytes the context group's heap holds: its objects and the memory they own outside
@@ -82,9 +111,9 @@ final class Watchdog {
         anna_heap_bytes(context)
     }
 
-    static func wallMilliseconds() -> Double {
+    static func threadCPUSeconds() -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

@@ -1,6 +1,6 @@
 extension JSONParser {
-    /// Why parsing stopped, at which byte; a check of the options also collects the keys and
-    /// positions above the place, as the failure leaves each container.
+    /// Why parsing stopped, at which byte; for a check of the options, also the keys and
+    /// positions above the place (``steps(to:in:)``).
     struct Failure: Error {
         enum Problem {
             case syntax(String)
@@ -62,6 +62,45 @@ extension JSONParser {
                 }
             }
             return text
+        }
+
+        /// The keys and positions above byte `target` of a document that parsed well up to
+        /// it: the containers open there and, in each, the member or element `target` is in.
+        static func steps(to target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [Step] {
+            var scanner = JSONParser(bytes: bytes)
+            var open: [(isObject: Bool, step: Step?)] = []
+            var key: String?
+            while scanner.position < min(target, bytes.count) {
+                switch bytes[scanner.position] {
+                case UInt8(ascii: "{"):
+                    open.append((true, nil))
+                    scanner.position += 1
+                case UInt8(ascii: "["):
+                    open.append((false, .index(0)))
+                    scanner.position += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    open.removeLast()
+                    scanner.position += 1
+                case UInt8(ascii: ","):
+                    if let last = open.last, !last.isObject, case let .index(index)? = last.step {
+                        open[open.count - 1].step = .index(index + 1)
+                    }
+                    scanner.position += 1
+                case UInt8(ascii: ":"):
+                    if let key, !open.isEmpty { open[open.count - 1].step = .key(key) }
+                    scanner.position += 1
+                case UInt8(ascii: "\""):
+                    // A string: a key when an object expects one (the ':' after it says so).
+                    do {
+                        key = try scanner.parseString()
+                    } catch {
+                        return open.compactMap(\.step)  // the text parsed up to `target`: not reached
+                    }
+                default:
+                    scanner.position += 1
+                }
+            }
+            return open.compactMap(\.step)
         }
     }
 }

@@ -26,7 +26,9 @@ struct JSONParser {
         parser.options = options
         do {
             return try parse(&parser)
-        } catch let failure as Failure {
+        } catch var failure as Failure {
+            // Where in the document: found again only now, so parsing pays nothing for it.
+            if failure.kind != .syntax { failure.path = Failure.steps(to: failure.offset, in: bytes) }
             let prefix = UnsafeBufferPointer(rebasing: bytes[..<min(failure.offset, bytes.count)])
             let column = String(decoding: prefix, as: UTF8.self).unicodeScalars.count + 1
             throw JSONParseError(reason: failure.reason, column: column, kind: failure.kind)
@@ -61,16 +63,9 @@ struct JSONParser {
             position += 1
             return
         }
-        var index = 0
         while true {
             skipWhitespace()
-            let element: JSONValue
-            do { element = try parseValue() } catch var failure as Failure where failure.kind != .syntax {
-                failure.path.insert(.index(index), at: 0)
-                throw failure
-            }
-            try body(element)
-            index += 1
+            try body(try parseValue())
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -94,7 +89,7 @@ struct JSONParser {
 
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
@@ -182,10 +177,7 @@ struct JSONParser {
             position += 1
             skipWhitespace()
             keys.append(key)
-            do { values.append(try parseValue()) } catch var failure as Failure where failure.kind != .syntax {
-                failure.path.insert(.key(key), at: 0)
-                throw failure
-            }
+            values.append(try parseValue())
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -228,7 +220,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func parseString() throws -> String {
+    mutating func parseString() throws -> String {
         position += 1
         let start = position
         // Fast path: no escapes, so the bytes are the string.

@@ -6,7 +6,7 @@
 
 const assert = require('./support/assert');
 const { open, scripted } = require('./support/fixtures');
-const { toSendable, MAX_VALUES } = require('anna/sendable');
+const { toSendable, droppedByLast, THENABLE, MAX_VALUES } = require('anna/sendable');
 
 const TASK = require.resolve('./fixtures/located/task/index.js');
 const FOLDER = TASK.slice(0, -'/index.js'.length);
@@ -222,24 +222,27 @@ module.exports = {
 
   'a result becomes plain data: paths of what is dropped, cycles, toJSON, BigInt, numbers'() {
     const flat = { a: 1, b: 'two' };
-    assert.equal(toSendable(flat).value, flat, 'a flat plain object is sent as it is');
+    assert.equal(toSendable(flat), flat, 'a flat plain object is sent as it is');
+    assert.equal(droppedByLast(), null);
     const cyclic = { name: 'loop', when: new Date(0), big: 10n, nan: NaN, list: [0, { 'odd key': () => 1 }] };
     cyclic.self = cyclic;
-    const { value, dropped } = toSendable(cyclic);
-    assert.deepEqual(dropped, { path: '.list[1]["odd key"]', kind: 'function' });
+    const value = toSendable(cyclic);
+    assert.deepEqual(droppedByLast(), { path: '.list[1]["odd key"]', kind: 'function' });
     assert.deepEqual(value, {
       name: 'loop', when: '1970-01-01T00:00:00.000Z', big: '10', nan: null, list: [0, {}], self: '[Circular]',
     });
     assert.ok(typeof cyclic.list[1]['odd key'] === 'function', "the task's own object is not changed");
-    assert.deepEqual(toSendable(Symbol('s')), { value: undefined, dropped: { path: '', kind: 'symbol' } });
-    assert.deepEqual(toSendable({ toJSON() { return { shown: 1 }; }, f() {} }).value, { shown: 1 }, 'toJSON speaks for its object');
-    assert.deepEqual(toSendable([undefined, () => 1]).value, [null, null]);
+    assert.equal(toSendable(Symbol('s')), undefined);
+    assert.deepEqual(droppedByLast(), { path: '', kind: 'symbol' });
+    assert.deepEqual(toSendable({ toJSON() { return { shown: 1 }; }, f() {} }), { shown: 1 }, 'toJSON speaks for its object');
+    assert.deepEqual(toSendable([undefined, () => 1]), [null, null]);
+    assert.equal(toSendable(Promise.resolve(1)), THENABLE, 'a promise is waited for');
   },
 
   'reading a result runs its getters, proxies and toJSON once, and what they throw propagates'() {
     let reads = 0;
     const counted = { get value() { reads += 1; return reads; }, nested: {} };
-    assert.deepEqual(toSendable(counted).value, { value: 1, nested: {} });
+    assert.deepEqual(toSendable(counted), { value: 1, nested: {} });
     assert.equal(reads, 1, 'the getter ran once');
     assert.throws(() => toSendable({ nested: {}, get bad() { throw new Error('getter threw'); } }), 'getter threw');
     assert.throws(() => toSendable({ nested: { toJSON() { throw new TypeError('toJSON threw'); } } }), 'toJSON threw');
@@ -260,11 +263,11 @@ module.exports = {
       const results = [];
       for (let i = 0; i < 1000; i += 1) results.push(make(i));
       let found = 0;
-      for (let i = 0; i < results.length; i += 1) if (toSendable(results[i]).dropped !== null) found += 1; // warm up
+      for (let i = 0; i < results.length; i += 1) if (toSendable(results[i]) === undefined || droppedByLast() !== null) found += 1; // warm up
       const rounds = 1000;
       const start = Date.now();
       for (let round = 0; round < rounds; round += 1) {
-        for (let i = 0; i < results.length; i += 1) if (toSendable(results[i]).dropped !== null) found += 1;
+        for (let i = 0; i < results.length; i += 1) if (toSendable(results[i]) === undefined || droppedByLast() !== null) found += 1;
       }
       assert.equal(found, 0);
       return ((Date.now() - start) * 1e6) / (rounds * results.length); // nanoseconds per result

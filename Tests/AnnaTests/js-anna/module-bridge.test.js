@@ -5,7 +5,9 @@
 
 const assert = require('./support/assert');
 
-const { install, wire } = moduleBridge;
+const { wire, guardBuiltIns } = moduleBridge;
+/** Installs the bridge as the engine does: with the wire table, a marker (or none) and the built-ins guard. */
+const install = (table, marker) => moduleBridge.install(table, marker === undefined ? null : marker, guardBuiltIns);
 const op = wire.operation, tag = wire.valueTag, idKind = wire.idKind, header = wire.objectHeader;
 
 /** A bridge over a recording manager; `tasks(name, properties, id, receive)` answers events. */
@@ -139,48 +141,46 @@ exports['built-ins a task replaced are put back after the batch and reported; re
     Array.prototype.push = function push() { return 0; };
     Function.prototype.call = function call() { return undefined; };
     Object.prototype.toJSON = function toJSON() { return undefined; };
+    Object.defineProperty(Array.prototype, '0', { set() {}, get() { return 'forged'; }, configurable: true });
     receive({ kept: true }, { task: 't', path: '/p', event: name });
   });
   try {
     send(bridge, 1, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
     assert.deepEqual([JSON.stringify, Array.prototype.push, Function.prototype.call], originals, 'put back');
     assert.equal(Object.prototype.hasOwnProperty('toJSON'), false, 'the added toJSON is gone');
+    assert.equal(Array.prototype.hasOwnProperty('0'), false, 'the added index is gone');
     const [text, , errors] = bridge.finish();
     assert.deepEqual(JSON.parse(text), [0, 0, { kept: true }]);
     assert.equal(errors[1].name, 'BuiltInError');
     assert.ok(errors[1].message.startsWith('A task script replaced built-ins while the operations up to this one ran: ' +
-      'Array.prototype.push, Function.prototype.call, JSON.stringify and 1 more. The core relies on them, so they were put back'),
+      'Object.prototype.toJSON, Array.prototype[0], Array.prototype.push and 2 more. The core relies on them, so they were put back'),
     errors[1].message);
   } finally {
     [JSON.stringify, Array.prototype.push, Function.prototype.call] = originals;
     delete Object.prototype.toJSON;
+    delete Array.prototype[0];
   }
 };
 
-exports['a batch ends before an operation once it ran for cutAfter ms; promise jobs belong to its last operation'] = () => {
-  const { bridge, calls } = (function () {
-    const installed = install(wire, null, 5);
-    const seen = [];
-    installed.attach({
-      registerNode() {},
-      recordEvent(name, properties, id) {
-        seen.push(id);
-        const until = Date.now() + 10;
-        while (Date.now() < until) { /* a slow operation */ }
-        Promise.resolve().then(() => installed.receive('later', { task: 't', path: '/p', event: name }));
-      },
-      deregisterNodes() { return 1; },
-    });
-    return { bridge: installed, calls: seen };
-  })();
-  const answer = send(bridge, 3, [
+exports['each operation marks a new number, and so does what runs after the batch'] = () => {
+  const marker = new Float64Array(1);
+  const bridge = install(wire, marker);
+  const marks = [];
+  bridge.attach({
+    registerNode() {},
+    recordEvent(name, properties, id) {
+      marks.push(marker[0]);
+    },
+    deregisterNodes() { return 1; },
+  });
+  const answer = send(bridge, 2, [
     op.event, 1, idKind.plain, 1, 0, header.null,
     op.event, 1, idKind.plain, 2, 0, header.null,
-    op.event, 1, idKind.plain, 3, 0, header.null,
   ], ['tap']);
-  assert.equal(answer, 1 * 2, 'one operation ran: the batch was cut before the second');
-  assert.deepEqual(calls, [1]);
-  assert.equal(bridge.progress(), -2, 'after one operation');
+  assert.equal(answer, 2 * 2, 'both operations ran');
+  assert.ok(marks[1] > marks[0], `a new mark per operation: ${marks}`);
+  assert.ok(marker[0] > marks[1], 'what runs after the batch has a mark of its own');
+  assert.equal(bridge.progress(), -3, 'after two operations');
 };
 
 exports['an unknown operation code is an error of that operation; the next one runs'] = () => {
