@@ -198,8 +198,9 @@ final class ModuleBridge {
             }
         }
         guard let taken else { return }
-        if let stop = context.takeStoppedPromiseJob() {
-            outcome.errors.append((max(0, outcome.finished - 1), stop))
+        // A promise job a result's reading queued, stopped when the call ended.
+        defer {
+            if let stop = context.takeStoppedPromiseJob() { outcome.errors.append((max(0, outcome.finished - 1), stop)) }
         }
         if taken.isString {  // only results: no metas or errors
             outcome.results = PendingResults(text: taken.utf8Bytes(), metas: metas)

@@ -37,7 +37,7 @@ public final class AnalyticsEngine {
 
     private let output: (EngineOutput) -> Void
     let manager: JavaScriptValue
-    private let bridge: ModuleBridge
+    let bridge: ModuleBridge
     private let decodesResults: Bool
     /// Encodes the operations given to ``apply(_:onError:)``.
     private var encoder = OperationEncoder()
@@ -217,7 +217,8 @@ public final class AnalyticsEngine {
         let inPromiseJob = outcome.stoppedAfterOperations
         let offset = min(outcome.finished - (inPromiseJob ? 1 : 0), range.count - 1)
         let stopped = operation(range.lowerBound + offset)
-        var stops = [AnalyticsError.failure(of: stopped, stop, runningTask: runningTask(), inPromiseJob: inPromiseJob)]
+        let running = runningTask()
+        var stops = [AnalyticsError.failure(of: stopped, stop, runningTask: running, inPromiseJob: inPromiseJob)]
         if inPromiseJob {
             do {
                 try bridge.abandonPending()
@@ -225,26 +226,12 @@ public final class AnalyticsEngine {
                 stops.append(.failure(of: stopped, ModuleBridge.javaScriptError(error)))
             }
         } else {
-            stops += resumeStoppedEvent(of: stopped)
+            stops += resumeStoppedEvent(of: stopped, after: running)
         }
         bridge.takeProduced(into: &outcome)
         deliver(outcome, of: range, through: offset + 1, stops: stops.map { (offset, $0) }, operation: operation, onError: onError)
         batchSize = 1
         return range.lowerBound + offset + 1
-    }
-
-    /// Runs the tasks after the stopped one of the stopped operation's event; returns the
-    /// stops among them (each stop moves past one task, so this ends).
-    private func resumeStoppedEvent(of stopped: ModuleOperation) -> [AnalyticsError] {
-        var stops: [AnalyticsError] = []
-        while true {
-            do {
-                _ = try bridge.resume()
-                return stops
-            } catch {
-                stops.append(.failure(of: stopped, ModuleBridge.javaScriptError(error), runningTask: runningTask()))
-            }
-        }
     }
 
     private func adjustBatchSize(after elapsed: Duration, operations: Int) {
