@@ -59,16 +59,23 @@ static inline bool anna_use_polling_traps(void) {
 /// An object with `heapSize`, `heapCapacity`, `extraMemorySize`, `objectCount`, ….
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx) __attribute__((weak));
 
-/// The bytes the heap of `ctx`'s group holds (its blocks and the memory its objects own
-/// outside them, such as array buffers), or -1 where the library cannot tell.
+/// The bytes the heap of `ctx`'s group holds: its blocks (`heapCapacity`) and the memory its
+/// objects own outside them (`extraMemorySize`: array buffers, large strings), or -1 where
+/// the library cannot tell.
 static inline long anna_heap_bytes(JSContextRef ctx) {
     if (JSGetMemoryUsageStatistics == NULL) return -1;
     JSObjectRef statistics = JSGetMemoryUsageStatistics(ctx);
     if (statistics == NULL) return -1;
-    JSStringRef name = JSStringCreateWithUTF8CString("heapCapacity");
-    JSValueRef value = JSObjectGetProperty(ctx, statistics, name, NULL);
-    JSStringRelease(name);
-    return value == NULL ? -1 : (long)JSValueToNumber(ctx, value, NULL);
+    const char *names[] = {"heapCapacity", "extraMemorySize"};
+    double total = 0;
+    for (int index = 0; index < 2; index++) {
+        JSStringRef name = JSStringCreateWithUTF8CString(names[index]);
+        JSValueRef value = JSObjectGetProperty(ctx, statistics, name, NULL);
+        JSStringRelease(name);
+        if (value == NULL) return -1;
+        total += JSValueToNumber(ctx, value, NULL);
+    }
+    return (long)total;
 }
 
 #endif

@@ -87,19 +87,19 @@ public final class JavaScriptContext {
         return bytes < 0 ? nil : bytes
     }
 
-    /// Checks the heap against ``memoryLimit`` between calls, at most every 100 ms, and only
-    /// when the process holds more than the limit (reading the heap's size walks it): past
-    /// the limit, a full collection runs first.
+    /// Checks the heap against ``memoryLimit`` between calls. Only when the process holds
+    /// more than the limit is the heap measured (its statistics walk it), at most every
+    /// 100 ms; past the limit, a full collection runs first.
     /// - Throws: ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` when
     ///   the heap still holds more after it; `operation` names what ran before.
     public func checkMemory(after operation: @autoclosure () -> String) throws {
-        guard let memoryLimit else { return }
+        guard let memoryLimit, ResidentMemory.mayExceed(memoryLimit) else { return }
         let now = ContinuousClock.now
         if let lastMemoryCheck, now - lastMemoryCheck < Self.memoryCheckInterval { return }
         lastMemoryCheck = now
-        guard ResidentMemory.mayExceed(memoryLimit), let bytes = heapBytes, bytes > memoryLimit else { return }
+        guard watchdog.heapBytes(contextRef, past: memoryLimit) != nil else { return }
         collectGarbage()
-        guard let after = heapBytes, after > memoryLimit else { return }
+        guard let after = watchdog.heapBytes(contextRef, past: memoryLimit) else { return }
         throw JavaScriptError.memoryLimitExceeded(operation: operation(), limitBytes: memoryLimit, heapBytes: after)
     }
 

@@ -44,6 +44,8 @@ final class Watchdog {
     private var seenEntries = -1
     private var seenMarker = Double.nan
     private var operationStart = 0.0
+    /// The process's resident memory at the first check of the entry under way.
+    private var entryResident: Int?
 
     init(limit: Double, memoryLimit: Int?) {
         self.limit = limit
@@ -81,22 +83,32 @@ final class Watchdog {
         return try body()
     }
 
+    /// What a running script holds, when it is more than `limit`: the heap, or what the
+    /// process's resident memory grew by since the first check of this entry, whichever is
+    /// more (the heap's statistics leave out the storage of array buffers).
+    private func heldBytes(_ context: JSContextRef, past limit: Int) -> Int? {
+        let heap = heapBytes(context, past: limit) ?? 0
+        let grown = entryResident.flatMap { start in ResidentMemory.bytes().map { $0 - start } } ?? 0
+        let held = max(heap, grown)
+        return held > limit ? held : nil
+    }
+
     /// Whether the script running in `context` must stop now (asked on its thread); sets
     /// ``stop`` when it must.
     func shouldStop(_ context: JSContextRef) -> Bool {
         let now = Self.threadCPUSeconds()
         let operation = marker?.pointee ?? 0
+        if entries != seenEntries {
+            entryResident = ResidentMemory.bytes()
+        }
         if entries != seenEntries || !(operation == seenMarker) {
             seenEntries = entries
             seenMarker = operation
             operationStart = now
         }
-        if let memoryLimit, ResidentMemory.mayExceed(memoryLimit) {
-            let bytes = Self.heapBytes(context)
-            if bytes > memoryLimit {
-                stop = .memory(bytes: bytes)
-                return true
-            }
+        if let memoryLimit, let bytes = heldBytes(context, past: memoryLimit) {
+            stop = .memory(bytes: bytes)
+            return true
         }
         if now - operationStart >= limit {
             stop = .time
@@ -105,10 +117,18 @@ final class Watchdog {
         return false
     }
 
-    /// The bytes the context group's heap holds: its objects and the memory they own outside
-    /// it (array buffers, strings).
+    /// The bytes the context group's heap holds (as the engine counts it: its blocks and what
+    /// it reports as owned outside them), or a negative number where it cannot tell.
     static func heapBytes(_ context: JSContextRef) -> Int {
         anna_heap_bytes(context)
+    }
+
+    /// What the heap holds, when it is more than `limit`, else `nil`. Nothing is measured
+    /// while the process holds less than `limit` in all (the heap's statistics walk it).
+    func heapBytes(_ context: JSContextRef, past limit: Int) -> Int? {
+        guard ResidentMemory.mayExceed(limit) else { return nil }
+        let bytes = Self.heapBytes(context)
+        return bytes > limit ? bytes : nil
     }
 
     static func threadCPUSeconds() -> Double {
