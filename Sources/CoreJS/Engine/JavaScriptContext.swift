@@ -87,13 +87,13 @@ public final class JavaScriptContext {
         return bytes < 0 ? nil : bytes
     }
 
-    /// Checks the heap against ``memoryLimit`` between calls. Only when the process holds
-    /// more than the limit is the heap measured (its statistics walk it), at most every
-    /// 100 ms; past the limit, a full collection runs first.
+    /// Checks the heap against ``memoryLimit`` between calls, at most every 100 ms, and only
+    /// when the process holds more than the limit (the heap's statistics walk it); past the
+    /// limit, a full collection runs first.
     /// - Throws: ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` when
     ///   the heap still holds more after it; `operation` names what ran before.
     public func checkMemory(after operation: @autoclosure () -> String) throws {
-        guard let memoryLimit, ResidentMemory.mayExceed(memoryLimit) else { return }
+        guard let memoryLimit else { return }
         let now = ContinuousClock.now
         if let lastMemoryCheck, now - lastMemoryCheck < Self.memoryCheckInterval { return }
         lastMemoryCheck = now
