@@ -31,7 +31,9 @@ struct JSAnnaCase: CustomTestStringConvertible, Sendable {
     /// its resource as the engine does), `wire` (the wire table the engine hands it) and
     /// `guardBuiltIns` (the built-ins guard it hands it too).
     static func makeRuntime(console: Console) throws -> CommonJSRuntime {
-        let runtime = try RuntimeConfiguration(executionTimeLimit: 10, console: console).makeRuntime(confinedTo: folder)
+        // Each test is one call: some build trees of 100,000 nodes and snapshot them, past the
+        // default memory limit, which is not what they test.
+        let runtime = try RuntimeConfiguration(executionTimeLimit: 10, console: console, memoryLimit: nil).makeRuntime(confinedTo: folder)
         let context = runtime.context
         let bridge = try context.evaluate("({})", sourceURL: "js-anna-harness")
         try bridge.setProperty("install", try context.evaluate(try ModuleBridge.source.get(), sourceURL: ModuleBridge.sourceURL))
