@@ -105,8 +105,13 @@ export interface ManagerConfig {
   debug?: boolean;
   /** The clock, in milliseconds since 1970 (default `Date.now`). */
   now?: () => number;
-  /** Gets a `ResultWarning` the first time a task's result loses a function or symbol. */
-  report?: (warning: ResultWarning) => void;
+  /**
+   * Gets problems that are no operation's failure: a `ResultWarning` the first time a task's
+   * result loses a function or symbol, an async task's `TaskError`, a `BuiltInError`.
+   */
+  report?: (problem: Error) => void;
+  /** Puts back the built-ins a task file replaced; returns the error saying so, or null. */
+  checkBuiltIns?: (when: string) => Error | null;
 }
 
 /** The manager a host drives (the module protocol). */
@@ -118,7 +123,12 @@ export interface AnnaManager {
   recordEvent(name: string, properties: { [property: string]: unknown } | null | undefined, nodeID: number | (string | number)[]): void;
   logSnapshot(): void;
   snapshot(format?: 'markup' | 'json'): string;
-  runningTask(): { task: string; file: string; line: number | null; column: number | null; path: string; event: string } | null;
+  runningTask():
+    | { task: string; file: string; line: number | null; column: number | null; path: string; event: string; async?: boolean }
+    | { file: string }
+    | null;
+  resumeEvent(): boolean;
+  abandonPendingTasks(): number;
   coverage(): Coverage;
   reloadTaskFile(file: string): boolean;
   taskFiles(): string[];
