@@ -118,9 +118,7 @@ final class ModuleBridge {
         tablesSent[slot] = (strings.generation, strings.strings.count)  // taken in before the operations
         var outcome = Outcome(finished: range.count, results: PendingResults(text: [], metas: []))
         do {
-            let answer = Int(try functions.apply.call(arguments).toJSON().numberValue ?? Double(2 * range.count))
-            outcome.finished = min(answer / 2, range.count)
-            outcome.collectionDue = answer % 2 == 1
+            outcome.collectionDue = try functions.apply.call(arguments).toJSON() == .bool(true)
             if let stop = context.takeStoppedPromiseJob() {
                 outcome.stop = stop
                 outcome.stoppedAfterOperations = true

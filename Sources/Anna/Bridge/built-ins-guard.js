@@ -10,12 +10,10 @@
 // only when one of them changed.
 (function () {
   'use strict';
-  const callWith = Reflect.apply;
   const ownKeys = Reflect.ownKeys;
   const describe = Reflect.getOwnPropertyDescriptor;
   const define = Reflect.defineProperty;
   const deleteProperty = Reflect.deleteProperty;
-  const hasOwn = Object.prototype.hasOwnProperty;
   const setPrototypeOf = Object.setPrototypeOf;
   const StringType = String;
   const ERROR_PROTOTYPE = Error.prototype;
@@ -66,7 +64,7 @@
       // length, which the next loop puts back.
       for (let index = 0; index < WATCHED.length; index++) {
         const object = WATCHED[index][1];
-        if (callWith(hasOwn, object, ['toJSON'])) note(WATCHED[index][0] + '.toJSON', deleteProperty(object, 'toJSON'));
+        if (describe(object, 'toJSON') !== undefined) note(WATCHED[index][0] + '.toJSON', deleteProperty(object, 'toJSON'));
         const keys = ownKeys(object);
         for (let position = 0; position < keys.length; position++) {
           const key = keys[position];
@@ -122,12 +120,12 @@
 
     function sentinelsHold() {
       for (let index = 0; index < SENTINELS.length; index++) {
-        const [object, key, value] = SENTINELS[index];
-        if (object[key] !== value) return false;
+        const sentinel = SENTINELS[index];
+        if (sentinel[0][sentinel[1]] !== sentinel[2]) return false;
       }
       for (let index = 0; index < WATCHED.length; index++) {
         const object = WATCHED[index][1];
-        if (callWith(hasOwn, object, ['toJSON']) || callWith(hasOwn, object, ['0'])) return false;
+        if (describe(object, 'toJSON') !== undefined || describe(object, '0') !== undefined) return false;
       }
       return true;
     }

@@ -29,8 +29,6 @@
   const keysOf = Object.keys;
   const ErrorType = Error;
   const StringType = String;
-  const MathMax = Math.max;
-  const MathMin = Math.min;
   /** An empty array without a prototype: no replaced built-in reaches it. */
   function bareArray() { return setPrototypeOf([], null); }
   const wireNames = [];
@@ -122,7 +120,7 @@
   // batch), as plain data: what a script threw is read here, once, and never by the host.
   function addError(thrown) {
     const at = errors.length;
-    errors[at] = MathMax(0, MathMin(operation, lastOperation));
+    errors[at] = operation <= lastOperation ? operation : lastOperation;
     errors[at + 1] = plainError(thrown);
   }
 
@@ -299,9 +297,8 @@
   // which encode `count` operations.
   // `table` is the slot of the interned table the batch's strings index; `interned` the
   // strings to add to it first (after emptying it when `reset`). `batchLiterals` are the
-  // call's literals; string -1 - literalBase is the first. Returns how many operations ran
-  // (all of them) times two, plus one when the nodes removed since the last such answer make
-  // a full collection worth its cost.
+  // call's literals; string -1 - literalBase is the first. Returns whether the nodes removed
+  // since the last true call make a full collection worth its cost.
   function apply(batch, length, count, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
     afterOperations = false;
@@ -364,13 +361,10 @@
     const replaced = restoreBuiltIns('while the operations up to this one ran', !full);
     if (replaced !== null) addError(replaced);
 
-    // What runs after the batch (promise jobs) belongs to its last operation.
-    const finished = operation;
-    lastOperation = finished - 1;
-    afterOperations = true;
-    if (removedNodes < COLLECT_AFTER_REMOVING || removedNodes < liveNodes) return finished * 2;
+    afterOperations = true; // what runs now (promise jobs) belongs to the last operation
+    if (removedNodes < COLLECT_AFTER_REMOVING || removedNodes < liveNodes) return false;
     removedNodes = 0;
-    return finished * 2 + 1;
+    return true;
   }
 
   // Empties what a batch collected, keeping the results array's storage for the next one.

@@ -203,15 +203,15 @@ public final class AnalyticsEngine {
             do {
                 try runtime.context.checkMemory(after: "the operations up to this one")
             } catch {
-                let last = range.lowerBound + outcome.finished - 1
+                let last = range.upperBound - 1
                 onError(last, .operationFailed(operation: operation(last).summary, ModuleBridge.javaScriptError(error)))
             }
-            adjustBatchSize(after: ContinuousClock.now - started, operations: outcome.finished)
+            adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
             if outcome.collectionDue {
                 runtime.context.collectGarbage()
                 garbageCollections += 1
             }
-            return range.lowerBound + max(1, outcome.finished)
+            return range.upperBound
         }
         // Stopped after the operations (in a promise job one of them queued), or in one.
         let inPromiseJob = outcome.stoppedAfterOperations

@@ -9,10 +9,12 @@ extension AnalyticsError {
     static func failure(
         of operation: ModuleOperation, _ error: JavaScriptError, runningTask: String? = nil, inPromiseJob: Bool = false
     ) -> AnalyticsError {
-        let stopped =
+        // What was stopped, and (a promise job running after the operations of its call is not
+        // the last one's doing) what failed.
+        var stopped: String {
             inPromiseJob ? "a promise job (code after await, a then callback) of " + (runningTask ?? "a task") : runningTask ?? operation.summary
-        // A promise job runs after the operations of its call: it is not the last one's doing.
-        let failed = inPromiseJob ? "the promise jobs after \(operation.summary)" : operation.summary
+        }
+        var failed: String { inPromiseJob ? "the promise jobs after \(operation.summary)" : operation.summary }
         switch error {
         case .executionTimeLimitExceeded(_, let limit):
             return .operationFailed(operation: failed, .executionTimeLimitExceeded(operation: stopped, limitSeconds: limit))

@@ -80,13 +80,6 @@ public final class JavaScriptContext {
         }
     }
 
-    /// The bytes the heap holds now (its blocks and what its objects own outside them), or
-    /// `nil` where the library cannot tell.
-    public var heapBytes: Int? {
-        let bytes = Watchdog.heapBytes(contextRef)
-        return bytes < 0 ? nil : bytes
-    }
-
     /// Checks the heap against ``memoryLimit`` between calls, at most every 100 ms, and only
     /// when the process holds more than the limit (the heap's statistics walk it); past the
     /// limit, a full collection runs first.
