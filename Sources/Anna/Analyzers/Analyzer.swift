@@ -35,6 +35,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     var name: String?
     var index: Int?
+    /// The name given with ``enable(naming:)``, kept when a container attaches the analyzer.
+    private var ownName: String?
+    /// Where the node sits below the parent's when a container attached it at a position
+    /// (a row): the node is then kept for the position, not for this analyzer.
+    private var position: [NodeKey]?
+    /// Whether a lookup waits for the main actor (a redirect that belongs to it).
+    private var mainActorLookupScheduled = false
     var enabled = false
     private var enabledSequence = 0
     private weak var superAnalyzer: Analyzer?
@@ -98,9 +105,26 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     // MARK: - Analyzing
 
+    /// The name given with ``enable(naming:)``, if any: a container that attaches the
+    /// analyzer at a position (a table's row) names the node with it.
+    public var enabledName: String? {
+        Self.lock.withLock { ownName }
+    }
+
     /// Enables the analyzer with a standalone name (see ``Analyzing/enable(naming:)``).
+    ///
+    /// An analyzer that a container attached at a position (a table's cell at its row) keeps
+    /// its position and index and takes the name, as the reference's cells do when they name
+    /// themselves in `cellForRowAt`.
     public func enable(naming name: String) {
         Self.lock.withLock {
+            ownName = name
+            if position != nil, superAnalyzer != nil {
+                if self.name != name { unregister() }
+                self.name = name
+                activate()
+                return
+            }
             if nodeID != nil, superAnalyzer != nil || self.name != name { unregister() }
             superAnalyzer = nil
             self.name = name
@@ -125,31 +149,65 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// cell shown at another row) deregisters its old node first.
     public func setSubAnalyzer(_ sub: any Analyzing, for key: String, index: Int?) {
         guard let sub = sub as? Analyzer, sub !== self else { return }
-        Self.lock.withLock { sub.attach(under: self, key: key, index: index) }
+        Self.lock.withLock { sub.attach(under: self, key: key, index: index, position: nil) }
+    }
+
+    /// Makes `sub` the child named `key` at `index` whose node belongs to `position` below
+    /// this analyzer's node rather than to `sub` (a table's row: `[section, row]`).
+    ///
+    /// The node's ID is this node's ID followed by `position`. It is *kept*: when `sub` moves
+    /// elsewhere or goes away, the node stays with its values, and the next analyzer attached
+    /// at the same position (the cell reused for the row) takes it over. The sub-analyzers of
+    /// a kept node are kept the same way, by their keys. ``removePositionNodes(under:)``
+    /// deregisters kept nodes. Sub-analyzers added with ``setSubAnalyzer(_:for:index:)``
+    /// under any keyed node are kept too.
+    public func setSubAnalyzer(_ sub: any Analyzing, for key: String, index: Int?, at position: [NodeKey]) {
+        guard let sub = sub as? Analyzer, sub !== self else { return }
+        Self.lock.withLock { sub.attach(under: self, key: key, index: index, position: position) }
+    }
+
+    /// Deregisters the kept nodes at the positions that start with `prefix` below this
+    /// analyzer's node (e.g. `[section]`: the rows of a reloaded section), and their
+    /// descendants. Analyzers bound to them register again when next attached.
+    /// - Precondition: `prefix` is not empty.
+    public func removePositionNodes(under prefix: [NodeKey]) {
+        precondition(!prefix.isEmpty, "A position prefix names at least one key.")
+        Self.lock.withLock {
+            guard let registration = liveRegistration else { return }
+            let record = registration.record
+            let removed = NodeID(owner: registration.id.owner, keys: registration.id.keys + prefix)
+            for (id, node) in record.keptChildren where id.owner == removed.owner && id.keys.starts(with: removed.keys) {
+                node.record.cancel()
+                record.keptChildren[id] = nil
+            }
+            registration.manager.send(.deregister(id: removed))
+        }
     }
 
     /// A sub-analyzer without an object of its own (e.g. a table section): its node has the
     /// keyed ID `[owner, …, key, index]`. The same key and index give the same analyzer.
-    public func keyedSubAnalyzer(for key: String, index: Int? = nil) -> Analyzer {
+    public func keyedSubAnalyzer(for key: String, index: Int?) -> Analyzer {
         Self.lock.withLock {
             let slot = Self.keyedSlot(key, index)
             if let existing = keyedSubAnalyzers[slot] { return existing }
             let sub = Analyzer(keyedUnder: owner)
             keyedSubAnalyzers[slot] = sub
-            sub.attach(under: self, key: key, index: index)
+            sub.attach(under: self, key: key, index: index, position: nil)
             return sub
         }
     }
 
     /// Deregisters the node and leaves the parent, key and index the analyzer was attached
     /// under, keeping its observations (a cell waiting in a reuse pool): it registers again,
-    /// and sends what it recorded meanwhile, once attached under a parent again.
+    /// and sends what it recorded meanwhile, once attached under a parent again. A kept node
+    /// (see ``setSubAnalyzer(_:for:index:at:)``) stays registered for its position.
     public func removeFromParent() {
         Self.lock.withLock {
             unregister()
             superAnalyzer = nil
             name = nil
             index = nil
+            position = nil
         }
     }
 
@@ -263,21 +321,79 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         enabledSequence = RootAnalyzer.nextSequence()
         if let object = owner as? any AnalyzableObject {
             for key in type(of: object).subAnalyzableKeys.sorted() {
-                switch object.subAnalyzable(for: key) {
-                case let .one(sub)?: setSubAnalyzer(sub.analyzer, for: key, index: nil)
-                case let .many(subs)?: setSubAnalyzers(subs.map(\.analyzer), for: key)
-                case nil: continue
-                }
+                add(object.subAnalyzable(for: key), for: key)
             }
+        } else if let object = owner as? any MainActorAnalyzableObject {
+            addMainActorSubAnalyzables(of: object)
         }
         _ = register()
     }
 
-    private func attach(under parent: Analyzer, key: String, index: Int?) {
-        if nodeID != nil, superAnalyzer !== parent || name != key || self.index != index { unregister() }
+    private func add(_ subAnalyzable: SubAnalyzable?, for key: String) {
+        switch subAnalyzable {
+        case let .one(sub)?: setSubAnalyzer(sub.analyzer, for: key, index: nil)
+        case let .many(subs)?: setSubAnalyzers(subs.map(\.analyzer), for: key)
+        case nil: break
+        }
+    }
+
+    /// Adds the sub-analyzables of a main-actor owner: now when on the main thread (where
+    /// kit objects enable their analyzers), else as soon as the main actor runs.
+    private func addMainActorSubAnalyzables(of object: any MainActorAnalyzableObject) {
+        let owner = UncheckedSendable(object)
+        let subs = onMainActor { () -> [(String, SubAnalyzable?)] in
+            type(of: owner.value).subAnalyzableKeys.sorted().map { ($0, owner.value.subAnalyzable(for: $0)) }
+        }
+        if let subs {
+            for (key, sub) in subs { add(sub, for: key) }
+            return
+        }
+        let reference = UncheckedSendable(self)
+        DispatchQueue.main.async {
+            Self.lock.withLock {
+                let analyzer = reference.value
+                guard analyzer.enabled, let object = analyzer.owner as? any MainActorAnalyzableObject else { return }
+                analyzer.addMainActorSubAnalyzables(of: object)
+            }
+        }
+    }
+
+    /// What a redirecting object answers for `another`, asked on the main actor when the
+    /// object belongs to it.
+    private func redirection(at object: any FocusPathConstituting, for another: any FocusPathConstituting) -> Redirection {
+        if let redirecting = object as? any FocusPathConstitutionRedirecting {
+            return redirecting.redirectedConstitutor(for: another).map(Redirection.to) ?? .none
+        }
+        guard let redirecting = object as? any MainActorFocusPathConstitutionRedirecting else { return .none }
+        let question = UncheckedSendable((redirecting, another))
+        guard let answer = onMainActor({ question.value.0.redirectedConstitutor(for: question.value.1) }) else {
+            return .waitForMainActor
+        }
+        return answer.map(Redirection.to) ?? .none
+    }
+
+    /// Looks the parent up again on the main actor (a redirect there must answer), then
+    /// sends the events that wait.
+    private func scheduleMainActorLookup() {
+        guard !mainActorLookupScheduled else { return }
+        mainActorLookupScheduled = true
+        let reference = UncheckedSendable(self)
+        DispatchQueue.main.async {
+            Self.lock.withLock {
+                reference.value.mainActorLookupScheduled = false
+                _ = reference.value.register()
+            }
+        }
+    }
+
+    private func attach(under parent: Analyzer, key: String, index: Int?, position: [NodeKey]?) {
+        if nodeID != nil, superAnalyzer !== parent || name != key || self.index != index || self.position != position {
+            unregister()
+        }
         superAnalyzer = parent
         name = key
         self.index = index
+        self.position = position
         activate()
     }
 
@@ -297,14 +413,43 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp(),
             parent.register(), let parentRegistration = parent.registration
         else { return false }
-        let id: NodeID
-        if isKeyed {
-            id = NodeID(owner: parentRegistration.id.owner, keys: parentRegistration.id.keys + Self.keyedSlot(name, index))
+        let parentID = parentRegistration.id
+        if let position {
+            bindKeptNode(id: NodeID(owner: parentID.owner, keys: parentID.keys + position), name: name, under: parent)
+        } else if isKeyed {
+            let id = NodeID(owner: parentID.owner, keys: parentID.keys + Self.keyedSlot(name, index))
+            sendRegistration(id: id, name: name, under: parent, manager: parentRegistration.manager)
+        } else if superAnalyzer != nil, !parentID.keys.isEmpty {
+            // A sub-analyzer of a keyed node (a view in a row) is kept by its key path, as
+            // the reference does: a view made anew for the row takes over its node.
+            bindKeptNode(id: NodeID(owner: parentID.owner, keys: parentID.keys + Self.keyedSlot(name, index)), name: name, under: parent)
         } else {
-            id = NodeID(number)
+            sendRegistration(id: NodeID(number), name: name, under: parent, manager: parentRegistration.manager)
         }
-        sendRegistration(id: id, name: name, under: parent, manager: parentRegistration.manager)
         return true
+    }
+
+    /// Binds the analyzer to the kept node `id` under `parent`'s node, registering the node
+    /// first unless the parent's record still keeps it under the same name and index.
+    private func bindKeptNode(id: NodeID, name: String, under parent: Analyzer) {
+        guard let parentRegistration = parent.registration else { return }
+        let manager = parentRegistration.manager
+        let parentRecord = parentRegistration.record
+        let record: NodeRegistration
+        if let node = parentRecord.keptChildren[id], node.record.isLive, node.name == name, node.index == index {
+            record = node.record
+        } else {
+            if let stale = parentRecord.keptChildren[id], stale.record.isLive {
+                stale.record.cancel()
+                manager.send(.deregister(id: id))
+            }
+            manager.send(.register(id: id, parent: parentRegistration.id, name: name, index: index, namespace: namespace, attributes: nil))
+            record = NodeRegistration(id: id, manager: manager, parent: parentRecord)
+            parentRecord.keptChildren[id] = KeptNode(record: record, name: name, index: index)
+        }
+        registration = NodeRegistration(id: id, manager: manager, parent: parentRegistration, kept: record)
+        parentAnalyzer = parent
+        sendPendingEvents(to: id, manager: manager)
     }
 
     /// Registers the node as `id` under `parent`'s (none for the root) and sends the events
@@ -313,6 +458,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         manager.send(.register(id: id, parent: parent?.registration?.id, name: name, index: index, namespace: namespace, attributes: nil))
         registration = NodeRegistration(id: id, manager: manager, parent: parent?.registration)
         parentAnalyzer = parent
+        sendPendingEvents(to: id, manager: manager)
+    }
+
+    private func sendPendingEvents(to id: NodeID, manager: Manager) {
         let events = pendingEvents
         pendingEvents.removeAll()
         for event in events {
@@ -321,11 +470,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     }
 
     /// Deregisters the node; the core removes the descendants, and cancelling the
-    /// registration makes them forget theirs.
+    /// registration makes them forget theirs. A kept node stays: only this analyzer's
+    /// binding to it is released.
     private func unregister() {
         guard let registration = liveRegistration else { return }
         registration.cancel()
-        registration.manager.send(.deregister(id: registration.id))
+        if registration.kept == nil { registration.manager.send(.deregister(id: registration.id)) }
         forgetRegistration()
     }
 
@@ -338,20 +488,28 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// below it (when focus came before this analyzer was enabled).
     private func parentByLookingUp() -> Analyzer? {
         var visited = 0
+        // `asker` is the object whose parent constitutor led to `current`: a redirect may
+        // answer differently for different askers (a tab container for its own tabs).
+        var asker: (any FocusPathConstituting)? = owner
         var current = owner?.parentConstitutor()
         var found: Analyzer?
-        while let object = current, visited < 10_000 {
+        while let object = current, let another = asker, visited < 10_000 {
             visited += 1
-            if let redirecting = object as? any FocusPathConstitutionRedirecting,
-                let redirected = redirecting.redirectedConstitutor(), redirected !== object
-            {
+            switch redirection(at: object, for: another) {
+            case .waitForMainActor:
+                scheduleMainActorLookup()
+                return nil
+            case let .to(redirected) where redirected !== object:
                 current = redirected
                 continue
+            case .to, .none:
+                break
             }
             if let analyzer = (object as? any Analyzable)?.analyzer as? Analyzer, analyzer !== self, analyzer.enabled {
                 found = analyzer
                 break
             }
+            asker = object
             current = object.parentConstitutor()
         }
         guard let found, found.register(), let root = found.rootAnalyzer,
@@ -384,6 +542,28 @@ extension Analyzer: FocusPathConstituting {
     public func parentConstitutor() -> (any FocusPathConstituting)? {
         owner?.parentConstitutor()
     }
+}
+
+/// What a redirecting object answered during a parent lookup.
+private enum Redirection {
+    /// Continue at this object.
+    case to(any FocusPathConstituting)
+    /// No redirection.
+    case none
+    /// The object belongs to the main actor and the lookup runs elsewhere: ask it there.
+    case waitForMainActor
+}
+
+/// Runs `body` on the main actor when called on the main thread; `nil` elsewhere.
+func onMainActor<T>(_ body: @MainActor () -> T) -> T? {
+    guard Thread.isMainThread else { return nil }
+    return MainActor.assumeIsolated { UncheckedSendable(body()) }.value
+}
+
+/// A value handed across isolation where the analyzers' lock (or the main actor) guards it.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 private struct PendingEvent {

@@ -7,6 +7,12 @@
 /// every event) is then the target of no weak reference, which would move its reference
 /// counting to a slower side table.
 ///
+/// A *kept* node belongs to a position under its parent (a table's row), not to the analyzer
+/// that shows it: the parent's record keeps it (``keptChildren``), and each analyzer bound to
+/// it gets a registration of its own whose ``kept`` is that record. Releasing the analyzer
+/// cancels only its own registration; the node stays, with its values, for the next
+/// analyzer bound to the position.
+///
 /// Only touched under ``Analyzer``'s lock, which also guards the static count.
 final class NodeRegistration {
     /// The node's ID.
@@ -15,19 +21,29 @@ final class NodeRegistration {
     let manager: Manager
     /// The parent node's registration; `nil` for the root.
     let parent: NodeRegistration?
+    /// The record of the kept node this registration binds an analyzer to; `nil` when the
+    /// registration is the node's record itself.
+    let kept: NodeRegistration?
+    /// The kept nodes registered under this record, by ID.
+    var keptChildren: [NodeID: KeptNode] = [:]
     private var isCancelled = false
     /// The value of ``cancellations`` when the chain was last found live (-1: never).
     private var checkedAt = -1
     /// How many registrations were ever cancelled (under ``Analyzer``'s lock).
     nonisolated(unsafe) private static var cancellations = 0
 
-    init(id: NodeID, manager: Manager, parent: NodeRegistration?) {
+    init(id: NodeID, manager: Manager, parent: NodeRegistration?, kept: NodeRegistration? = nil) {
         self.id = id
         self.manager = manager
         self.parent = parent
+        self.kept = kept
     }
 
-    /// Whether neither this registration nor one up its chain was cancelled.
+    /// The registration that stands for the node in the core: the kept record, or this one.
+    var record: NodeRegistration { kept ?? self }
+
+    /// Whether neither this registration nor one up its chain was cancelled (nor, for a
+    /// binding to a kept node, the node's record).
     var isLive: Bool {
         // Checked on every event: the chain is walked without retaining each link, and
         // only when some registration was cancelled since the last walk that found it live.
@@ -35,6 +51,7 @@ final class NodeRegistration {
         if checkedAt == cancellations { return true }
         unowned(unsafe) var current = self
         while !current.isCancelled {
+            if let kept = current.kept, !kept.isLive { return false }
             guard let parent = current.parent else {
                 checkedAt = cancellations
                 return true
@@ -44,9 +61,17 @@ final class NodeRegistration {
         return false
     }
 
-    /// Marks the node deregistered (and so its descendants).
+    /// Marks the node deregistered (and so its descendants), or, for a binding to a kept
+    /// node, the binding released.
     func cancel() {
         isCancelled = true
         Self.cancellations += 1
     }
+}
+
+/// A kept node under a record: its record, and the name and index it was registered with.
+struct KeptNode {
+    let record: NodeRegistration
+    let name: String
+    let index: Int?
 }

@@ -2,8 +2,10 @@ import CoreJS
 
 /// A value that analyzers can observe (there is no key-value observing on Linux).
 ///
-/// Every assignment notifies the observers; ``Analyzing/observe(_:for:)`` turns each into an
-/// `ana-updated` event with `key-path` and `value`.
+/// An assignment that changes the value notifies the observers; ``Analyzing/observe(_:for:)``
+/// turns each into an `ana-updated` event with `key-path` and `value`. Assigning a value
+/// equal to the current one (the same JSON) notifies nobody, as the reference's key-value
+/// observer records nothing when the old and new values are equal.
 ///
 /// ```swift
 /// let title = ObservableValue("Loading…")
@@ -23,13 +25,14 @@ public final class ObservableValue<Value: JSONValueConvertible & Sendable>: Send
         state = Locked(State(value: value))
     }
 
-    /// The current value; setting it notifies every observer (outside the lock).
+    /// The current value; setting another value notifies every observer (outside the lock).
     public var value: Value {
         get { state.withLock { $0.value } }
         set {
-            let observers = state.withLock { state in
+            let observers = state.withLock { state -> [@Sendable (Value) -> Void] in
+                let changed = state.value.jsonValue != newValue.jsonValue
                 state.value = newValue
-                return Array(state.observers.values)
+                return changed ? Array(state.observers.values) : []
             }
             for observer in observers { observer(newValue) }
         }
