@@ -21,6 +21,11 @@ open class NavigationController: ViewController {
         addChild(rootViewController)
     }
 
+    /// Creates an empty navigation controller: the first controller pushed becomes the root.
+    public override init() {
+        super.init()
+    }
+
     /// The stack, bottom first (the same as ``ViewController/children``).
     public var viewControllers: [ViewController] { children }
 

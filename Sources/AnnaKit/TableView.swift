@@ -5,15 +5,20 @@ import Anna
 ///
 /// There is no geometry: the rows shown are the `visibleRowCount` rows starting at the one
 /// scrolled to (``scroll(toRow:)``), counted across sections. Rows are laid out while the
-/// table is visible. Showing a row asks the data source for its cell, attaches the cell's
-/// analyzer under the table's (as `cell` with the row as index, under a keyed section node
-/// when the data source names the section) and adds the cell: when the table's analyzer is
-/// enabled, the cell records `ana-appeared`. A row scrolled out records `ana-disappeared` and
-/// its cell waits in the reuse pool; when it is reused for another row its node moves there.
-/// A cell left in the pool once the window is laid out (the data shrank, or fewer rows are
-/// shown) has its node deregistered, and a reload deregisters the nodes of named sections
-/// that are gone.
-/// ``selectRow(at:)`` records `did-select` on the cell and marks it focused.
+/// table is visible, before the controllers above it get `viewDidAppear`.
+///
+/// Showing a row asks the data source for its cell and, when the table's analyzer is
+/// enabled, attaches the cell's analyzer under the table's at the row: named by the cell's
+/// own ``Analyzing/enable(naming:)`` if it called it, else ``cellAnalyticsName``, with the
+/// row as index, under a keyed section node when the data source names the section (the
+/// section node records `ana-appeared` when it is made). Then the cell is added, recording
+/// `ana-appeared`, and only then is the delegate's `willDisplay` called.
+///
+/// A row's node belongs to the row, as in the reference: it is keyed by the index path and
+/// kept when the cell scrolls out or is reused for another row, so a row shown again keeps
+/// its node and its values (the nodes are bounded by the rows). ``reloadData()`` deregisters
+/// every row and section node. ``selectRow(at:)`` records `did-select` on the cell and marks
+/// it focused.
 ///
 /// ```swift
 /// let table = TableView(visibleRowCount: 3)
@@ -48,6 +53,8 @@ open class TableView: View {
     private var reusePool: [String: [TableViewCell]] = [:]
     /// The keyed section nodes made under the table's analyzer.
     private var sectionNodes: Set<SectionNode> = []
+    /// The unnamed sections whose rows have nodes under the table's.
+    private var unnamedSections: Set<Int> = []
 
     /// Creates a table that shows `visibleRowCount` rows at a time.
     public init(visibleRowCount: Int = 10) {
@@ -63,24 +70,29 @@ open class TableView: View {
     }
 
     /// A cell for the row at `indexPath`: one waiting for reuse (after its
-    /// ``TableViewCell/prepareForReuse()``), or a new one of the registered class. Its analyzer
-    /// is already attached at `indexPath` (before `prepareForReuse()` runs), so what the cell
-    /// records while resetting and what the data source records while configuring it go to
-    /// the right node.
+    /// ``TableViewCell/prepareForReuse()``), or a new one of the registered class.
+    ///
+    /// A reused cell leaves its old row's node first (the node stays with that row): what it
+    /// records while resetting and what the data source records while configuring it waits,
+    /// and goes to the new row's node once the table attaches it there.
     /// - Precondition: a class is registered for `identifier`.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: TableIndexPath) -> TableViewCell {
-        if var pool = reusePool[identifier], !pool.isEmpty {
-            let cell = pool.removeFirst()
-            reusePool[identifier] = pool
-            attachAnalyzer(of: cell, at: indexPath)
-            cell.prepareForReuse()
-            return cell
-        }
+        if let cell = dequeueReusableCell(withIdentifier: identifier) { return cell }
         guard let cellClass = cellClasses[identifier] else {
             preconditionFailure("No cell class is registered for the reuse identifier '\(identifier)'.")
         }
-        let cell = cellClass.init(reuseIdentifier: identifier)
-        attachAnalyzer(of: cell, at: indexPath)
+        return cellClass.init(reuseIdentifier: identifier)
+    }
+
+    /// A cell waiting for reuse under `identifier` (after its
+    /// ``TableViewCell/prepareForReuse()``), or `nil` when the pool has none: the data source
+    /// then makes one itself.
+    public func dequeueReusableCell(withIdentifier identifier: String) -> TableViewCell? {
+        guard var pool = reusePool[identifier], !pool.isEmpty else { return nil }
+        let cell = pool.removeFirst()
+        reusePool[identifier] = pool
+        releaseNode(of: cell)
+        cell.prepareForReuse()
         return cell
     }
 
@@ -112,16 +124,16 @@ open class TableView: View {
         return counts.indices.contains(section) ? counts[section] : 0
     }
 
-    /// Forgets the rows and shows them again from the data source: every shown row disappears
-    /// and the rows now in the window appear. The nodes of named sections that are gone (or
-    /// now have another name) are deregistered.
+    /// Forgets the rows and shows them again from the data source: every shown row disappears,
+    /// the nodes of every row and section are deregistered (values recorded before do not
+    /// leak into the rows after), and the rows now in the window appear.
     public func reloadData() {
         for (indexPath, cell) in displayedCells.sorted(by: { $0.key < $1.key }) {
             endDisplaying(cell, at: indexPath)
         }
         rowCounts = nil
         indexPathForSelectedRow = nil
-        removeStaleSectionNodes()
+        removeRowNodes()
         layoutRows()
     }
 
@@ -154,8 +166,7 @@ open class TableView: View {
         layoutRows()
     }
 
-    /// Shows the rows of the window and ends showing the others (only while visible); the
-    /// cells the window did not take back from the pool lose their nodes.
+    /// Shows the rows of the window and ends showing the others (only while visible).
     private func layoutRows() {
         guard isVisible, dataSource != nil else { return }
         let wanted = visibleWindow()
@@ -166,19 +177,16 @@ open class TableView: View {
         for indexPath in wanted where displayedCells[indexPath] == nil {
             display(at: indexPath)
         }
-        for identifier in reusePool.keys.sorted() {
-            reusePool[identifier]?.forEach(releaseNode)
-        }
     }
 
     private func display(at indexPath: TableIndexPath) {
         guard let dataSource else { return }
         let cell = dataSource.tableView(self, cellForRowAt: indexPath)
-        if cell.analyzerIndexPath != indexPath { attachAnalyzer(of: cell, at: indexPath) }
+        attachAnalyzer(of: cell, at: indexPath)
         cell.indexPath = indexPath
         displayedCells[indexPath] = cell
-        delegate?.tableView(self, willDisplay: cell, forRowAt: indexPath)
         addSubview(cell)
+        delegate?.tableView(self, willDisplay: cell, forRowAt: indexPath)
     }
 
     private func endDisplaying(_ cell: TableViewCell, at indexPath: TableIndexPath) {
@@ -193,40 +201,45 @@ open class TableView: View {
         }
     }
 
-    /// Makes the cell's analyzer the sub-analyzer `cell` at the row's index, under the table's
-    /// analyzer or its named section's; moving it from another row deregisters the old node.
+    /// Attaches the cell's analyzer at the row's position: under the named section's node
+    /// (made, and recording `ana-appeared`, for the section's first row) or the table's.
     private func attachAnalyzer(of cell: TableViewCell, at indexPath: TableIndexPath) {
         guard let tableAnalyzer = analyzerSlot.enabledAnalyzer else { return }
-        var parent = tableAnalyzer
-        if let name = dataSource?.tableView(self, analyticsNameForSection: indexPath.section) {
-            parent = tableAnalyzer.keyedSubAnalyzer(for: name, index: indexPath.section)
-            sectionNodes.insert(SectionNode(section: indexPath.section, name: name))
+        let cellAnalyzer = cell.analyzerSlot.analyzer(for: cell)
+        let name = cellAnalyzer.enabledName ?? cellAnalyticsName
+        if let sectionName = dataSource?.tableView(self, analyticsNameForSection: indexPath.section) {
+            let section = tableAnalyzer.keyedSubAnalyzer(for: sectionName, index: indexPath.section)
+            if sectionNodes.insert(SectionNode(section: indexPath.section, name: sectionName)).inserted {
+                section.record(VisibilityEvent.appeared)
+            }
+            section.setSubAnalyzer(cellAnalyzer, for: name, index: indexPath.row, at: [.index(indexPath.row)])
+        } else {
+            unnamedSections.insert(indexPath.section)
+            tableAnalyzer.setSubAnalyzer(
+                cellAnalyzer, for: name, index: indexPath.row, at: [.index(indexPath.section), .index(indexPath.row)])
         }
-        parent.setSubAnalyzer(cell.analyzer, for: cellAnalyticsName, index: indexPath.row)
         cell.analyzerIndexPath = indexPath
     }
 
-    /// Deregisters the node of a cell waiting in the pool, keeping its observations (what it
-    /// records meanwhile waits for the row it is reused for).
+    /// Releases the cell's analyzer from its row (the row's node stays): what the cell records
+    /// until it is attached again waits.
     private func releaseNode(of cell: TableViewCell) {
         guard cell.analyzerIndexPath != nil else { return }
         cell.analyzerIndexPath = nil
-        (cell.analyzer as? Analyzer)?.removeFromParent()
+        cell.analyzerSlot.enabledAnalyzer?.removeFromParent()
     }
 
-    /// Removes the keyed nodes of named sections that the data source no longer has, or
-    /// names differently now.
-    private func removeStaleSectionNodes() {
-        guard !sectionNodes.isEmpty else { return }
-        let sectionCount = numberOfSections
-        let tableAnalyzer = analyzerSlot.analyzer(for: self)
+    /// Deregisters the nodes of every section and row, as the reference does on a reload.
+    private func removeRowNodes() {
+        guard let tableAnalyzer = analyzerSlot.enabledAnalyzer else { return }
         for node in sectionNodes.sorted() {
-            if node.section < sectionCount, dataSource?.tableView(self, analyticsNameForSection: node.section) == node.name {
-                continue
-            }
             tableAnalyzer.removeKeyedSubAnalyzer(for: node.name, index: node.section)
-            sectionNodes.remove(node)
         }
+        for section in unnamedSections.sorted() {
+            tableAnalyzer.removePositionNodes(under: [.index(section)])
+        }
+        sectionNodes.removeAll()
+        unnamedSections.removeAll()
     }
 
     // MARK: - Row arithmetic

@@ -106,34 +106,40 @@ open class View: ResponderObject {
 
     /// Brings the visibility of the view and its subtree up to date.
     ///
-    /// Appearing runs parent first: the controller's event, the view's event, the
-    /// controller's ``ViewController/viewDidAppear()``, then the subviews. Disappearing runs
-    /// the other way round. A hook that changes the hierarchy again (hides the view, say)
-    /// runs its own update; this one then stops, so events never come out of order.
+    /// The order is UIKit's: appearing runs parent first (the view's `ana-appeared`, a
+    /// table's rows, then the subviews); disappearing runs the other way round. Controllers
+    /// come last, once the whole subtree is up to date (their visible rows exist by then):
+    /// each records `ana-appeared` and gets ``ViewController/viewDidAppear()``, parents
+    /// first, or `ana-disappeared` and ``ViewController/viewDidDisappear()``. A hook that
+    /// changes the hierarchy again (hides the view, say) runs its own update; this one then
+    /// stops, so events never come out of order.
     /// - Parameter inherited: whether the superview (or, for a window, the application) shows it.
     func propagateVisibility(inherited: Bool) {
+        AppearanceTransaction.run { updateVisibility(inherited: inherited) }
+    }
+
+    private func updateVisibility(inherited: Bool) {
         let visible = inherited && !isHidden
         guard visible != isVisible else { return }
         let controller = owningController
         if visible {
             isVisible = true
-            let controllerChanged = controller?.recordAppearance(true) ?? false
+            if let controller, controller.markVisible(true) { AppearanceTransaction.enqueue(controller, visible: true) }
             analyzerSlot.record(VisibilityEvent.appeared)
-            if controllerChanged { controller?.finishAppearance(true) }
             guard isVisible else { return }
             didBecomeVisible()
             for subview in subviews where subview.superview === self {
                 guard isVisible else { return }
-                subview.propagateVisibility(inherited: true)
+                subview.updateVisibility(inherited: true)
             }
         } else {
             for subview in subviews where subview.superview === self {
-                subview.propagateVisibility(inherited: false)
+                subview.updateVisibility(inherited: false)
             }
             guard isVisible else { return }
             isVisible = false
             analyzerSlot.record(VisibilityEvent.disappeared)
-            if controller?.recordAppearance(false) == true { controller?.finishAppearance(false) }
+            if let controller, controller.markVisible(false) { AppearanceTransaction.enqueue(controller, visible: false) }
         }
     }
 
@@ -146,4 +152,29 @@ open class View: ResponderObject {
 enum VisibilityEvent {
     static let appeared = "ana-appeared"
     static let disappeared = "ana-disappeared"
+}
+
+/// The controllers whose visibility changed during one visibility update, told once the
+/// update's whole subtree is done (UIKit calls `viewDidAppear` after the views, and a
+/// table's visible rows, are in place).
+@MainActor
+enum AppearanceTransaction {
+    private static var depth = 0
+    private static var pending: [(controller: ViewController, visible: Bool)] = []
+
+    /// Runs `update`; the outermost run then tells the controllers, in the order they changed.
+    static func run(_ update: () -> Void) {
+        depth += 1
+        update()
+        depth -= 1
+        guard depth == 0 else { return }
+        while !pending.isEmpty {
+            let (controller, visible) = pending.removeFirst()
+            controller.finishAppearance(visible)
+        }
+    }
+
+    static func enqueue(_ controller: ViewController, visible: Bool) {
+        pending.append((controller, visible))
+    }
 }

@@ -96,6 +96,16 @@ open class ViewController: ResponderObject {
         parent.childrenDidChange()
     }
 
+    /// The nearest tab bar controller among the ancestors.
+    public var tabBarController: TabBarController? {
+        var current = parent
+        while let controller = current {
+            if let tabBar = controller as? TabBarController { return tabBar }
+            current = controller.parent
+        }
+        return nil
+    }
+
     /// The nearest navigation controller among the ancestors.
     public var navigationController: NavigationController? {
         var current = parent
@@ -117,10 +127,12 @@ open class ViewController: ResponderObject {
         loadedView?.superview ?? parent
     }
 
-    /// In a navigation stack: the controller below this one, or the navigation controller for
-    /// the bottom one (the reference library's rule, so a detail pushed from a master looks up
-    /// through the master). Elsewhere: the next responder.
+    /// In a tab bar controller: the tab bar controller. In a navigation stack: the controller
+    /// below this one, or the navigation controller for the bottom one (the reference
+    /// library's rule, so a detail pushed from a master looks up through the master).
+    /// Elsewhere: the next responder.
     override var computedParentConstitutor: ResponderObject? {
+        if let tabBar = parent as? TabBarController { return tabBar }
         if let navigation = parent as? NavigationController,
             let index = navigation.children.firstIndex(where: { $0 === self })
         {
@@ -147,18 +159,18 @@ open class ViewController: ResponderObject {
     /// Called after ``viewDidLoad()`` (a navigation controller shows its top controller here).
     func viewWasLoaded() {}
 
-    /// Called by the root view when its visibility changes: records `ana-appeared` or
-    /// `ana-disappeared` (when the analyzer is enabled).
+    /// Called by the root view when its visibility changes.
     /// - Returns: whether the controller's visibility changed (then ``finishAppearance(_:)`` follows).
-    func recordAppearance(_ visible: Bool) -> Bool {
+    func markVisible(_ visible: Bool) -> Bool {
         guard visible != isVisible else { return false }
         isVisible = visible
-        analyzerSlot.record(visible ? VisibilityEvent.appeared : VisibilityEvent.disappeared)
         return true
     }
 
-    /// Calls ``viewDidAppear()`` or ``viewDidDisappear()`` after ``recordAppearance(_:)``.
+    /// Records `ana-appeared` or `ana-disappeared` (when the analyzer is enabled), then calls
+    /// ``viewDidAppear()`` or ``viewDidDisappear()``, as the reference's hook does.
     func finishAppearance(_ visible: Bool) {
+        analyzerSlot.record(visible ? VisibilityEvent.appeared : VisibilityEvent.disappeared)
         if visible { viewDidAppear() } else { viewDidDisappear() }
     }
 }

@@ -54,6 +54,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private var pendingEvents = Deque<PendingEvent>()
     /// Whether waiting events were reported (see ``DebugManagers``), once per analyzer.
     private var waitingReported = false
+    /// Sub-analyzers that could not register before this one did; they register after it.
+    private var waitingSubAnalyzers: [WeakAnalyzer] = []
     private var observationCancellers: [(keyPath: String, cancel: @Sendable () -> Void)] = []
 
     /// Creates the analyzer of `owner` (keep it in the owner, e.g. in a `lazy var`).
@@ -410,9 +412,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// Registers the node if the parent chain allows; `true` when registered.
     func register() -> Bool {
         if liveRegistration != nil { return true }
-        guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp(),
-            parent.register(), let parentRegistration = parent.registration
-        else { return false }
+        guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp() else { return false }
+        guard parent.register(), let parentRegistration = parent.registration else {
+            // A sub-analyzer registers as soon as its parent does (a view added to a cell
+            // that waits for its row), so what it recorded meanwhile is not held back.
+            if parent === superAnalyzer { parent.waitingSubAnalyzers.append(WeakAnalyzer(self)) }
+            return false
+        }
         let parentID = parentRegistration.id
         if let position {
             bindKeptNode(id: NodeID(owner: parentID.owner, keys: parentID.keys + position), name: name, under: parent)
@@ -466,6 +472,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         pendingEvents.removeAll()
         for event in events {
             manager.sendEvent(id: id, name: event.name, properties: event.properties, time: event.time)
+        }
+        guard !waitingSubAnalyzers.isEmpty else { return }
+        let waiting = waitingSubAnalyzers
+        waitingSubAnalyzers.removeAll()
+        for sub in waiting {
+            if let analyzer = sub.analyzer, analyzer.superAnalyzer === self { _ = analyzer.register() }
         }
     }
 
@@ -542,6 +554,12 @@ extension Analyzer: FocusPathConstituting {
     public func parentConstitutor() -> (any FocusPathConstituting)? {
         owner?.parentConstitutor()
     }
+}
+
+/// A sub-analyzer waiting for its parent, held weakly.
+private struct WeakAnalyzer {
+    weak var analyzer: Analyzer?
+    init(_ analyzer: Analyzer) { self.analyzer = analyzer }
 }
 
 /// What a redirecting object answered during a parent lookup.
