@@ -60,8 +60,11 @@ struct SnapshotNode: Equatable, CustomStringConvertible {
 /// A manager on the fixture module, an application and a window, for one test.
 @MainActor
 final class Harness {
-    static var moduleURL: URL {
-        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/kit", isDirectory: true)
+    static var moduleURL: URL { moduleURL(named: "kit") }
+
+    /// The fixture module `Fixtures/<name>`.
+    static func moduleURL(named name: String) -> URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/\(name)", isDirectory: true)
     }
 
     let manager: Manager
@@ -69,8 +72,8 @@ final class Harness {
     let application: Application
     let window = Window()
 
-    init(delegateQueue: DispatchQueue? = nil) {
-        manager = Manager(moduleURL: Self.moduleURL)
+    init(delegateQueue: DispatchQueue? = nil, module: String = "kit") {
+        manager = Manager(moduleURL: Self.moduleURL(named: module))
         if let delegateQueue { manager.delegateQueue = delegateQueue }
         manager.delegate = collector
         application = Application(manager: manager)
@@ -117,6 +120,12 @@ final class Harness {
     /// The traced events delivered so far, without value updates unless asked for.
     func traces(includingUpdates: Bool = false) async -> [Trace] {
         await results().compactMap(Trace.init).filter { includingUpdates || $0.event != "ana-updated" }
+    }
+
+    /// The values of the results that answer `test` (the `original` fixture's tasks tag each
+    /// result with the reference test it belongs to), in order.
+    func answers(_ test: String) async -> [JSONValue] {
+        await results().filter { $0.value["test"]?.stringValue == test }.compactMap { $0.value["value"] }
     }
 
     /// The nodes of the tree now.

@@ -416,9 +416,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         guard parent.register(), let parentRegistration = parent.registration else {
             // A sub-analyzer registers as soon as its parent does (a view added to a cell
             // that waits for its row), so what it recorded meanwhile is not held back.
-            if parent === superAnalyzer { parent.waitingSubAnalyzers.append(WeakAnalyzer(self)) }
+            if parent === superAnalyzer, !parent.waitingSubAnalyzers.contains(where: { $0.analyzer === self }) {
+                parent.waitingSubAnalyzers.append(WeakAnalyzer(self))
+            }
             return false
         }
+        // Registering the parent may have registered this one (it waited for the parent).
+        if liveRegistration != nil { return true }
         let parentID = parentRegistration.id
         if let position {
             bindKeptNode(id: NodeID(owner: parentID.owner, keys: parentID.keys + position), name: name, under: parent)
@@ -572,10 +576,26 @@ private enum Redirection {
     case waitForMainActor
 }
 
-/// Runs `body` on the main actor when called on the main thread; `nil` elsewhere.
+/// Runs `body` on the main actor when called there (on the main queue, whichever thread
+/// drains it); `nil` elsewhere.
 func onMainActor<T>(_ body: @MainActor () -> T) -> T? {
-    guard Thread.isMainThread else { return nil }
+    guard MainQueueMark.isCurrent else { return nil }
     return MainActor.assumeIsolated { UncheckedSendable(body()) }.value
+}
+
+/// Tells whether the caller runs on the main queue, the main actor's executor. (On Linux
+/// the main actor's jobs may run on a thread that is not the process's main thread, so
+/// `Thread.isMainThread` cannot tell.)
+enum MainQueueMark {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key) == true
+    }
 }
 
 /// A value handed across isolation where the analyzers' lock (or the main actor) guards it.
