@@ -21,8 +21,8 @@ struct FocusTests {
         #expect(
             traces == [
                 Trace("touch-up-inside", "/master/more"),
-                Trace("ana-appeared", "/master/more/detail"),
                 Trace("ana-appeared", "/master/more/detail/button"),
+                Trace("ana-appeared", "/master/more/detail"),
                 Trace("touch-up-inside", "/master/more/detail/button"),
             ])
         let results = await harness.results()
@@ -64,8 +64,8 @@ struct FocusTests {
         let appeared = await harness.traces().filter { $0.event == "ana-appeared" && $0.path.contains("detail") }
         #expect(
             appeared == [
-                Trace("ana-appeared", "/master/detail"),
                 Trace("ana-appeared", "/master/detail/button"),
+                Trace("ana-appeared", "/master/detail"),
             ])
     }
 }

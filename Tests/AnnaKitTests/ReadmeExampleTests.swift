@@ -34,7 +34,7 @@ struct ReadmeExampleTests {
         home.buy.tap()
         #expect(
             await harness.traces() == [
-                Trace("ana-appeared", "/home"), Trace("ana-appeared", "/home/buy"), Trace("touch-up-inside", "/home/buy"),
+                Trace("ana-appeared", "/home/buy"), Trace("ana-appeared", "/home"), Trace("touch-up-inside", "/home/buy"),
             ])
     }
 }

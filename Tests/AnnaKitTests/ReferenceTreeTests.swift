@@ -19,12 +19,13 @@ struct ReferenceTreeTests {
 
         #expect(
             await harness.traces() == [
-                Trace("ana-appeared", "/master"),
+                // UIKit's order: the views and the table's rows, then the controller.
                 Trace("ana-appeared", "/master/table"),
                 Trace("ana-appeared", "/master/table/cell", 0),
                 Trace("ana-appeared", "/master/table/cell", 1),
                 Trace("ana-appeared", "/master/table/cell", 2),
                 Trace("ana-appeared", "/master/more"),
+                Trace("ana-appeared", "/master"),
                 Trace("did-select", "/master/table/cell", 1),
                 // The master leaves the screen: subviews first, the controller last.
                 Trace("ana-disappeared", "/master/table/cell", 0),
@@ -33,8 +34,8 @@ struct ReferenceTreeTests {
                 Trace("ana-disappeared", "/master/table"),
                 Trace("ana-disappeared", "/master/more"),
                 Trace("ana-disappeared", "/master"),
-                Trace("ana-appeared", "/master/table/cell/detail"),
                 Trace("ana-appeared", "/master/table/cell/detail/button"),
+                Trace("ana-appeared", "/master/table/cell/detail"),
                 Trace("touch-up-inside", "/master/table/cell/detail/button"),
             ])
         let results = await harness.results()
@@ -65,8 +66,8 @@ struct ReferenceTreeTests {
         let nodes = try await harness.nodes().map(\.description)
         #expect(
             nodes == [
-                "/master", "/master/table", "/master/table/cell#0", "/master/table/cell#1",
-                "/master/table/cell/detail", "/master/table/cell/detail/button", "/master/more",
+                "/master", "/master/more", "/master/table", "/master/table/cell#0", "/master/table/cell#1",
+                "/master/table/cell/detail", "/master/table/cell/detail/button",
             ])
     }
 }

@@ -44,9 +44,9 @@ struct VisibilityTests {
                 Trace("ana-disappeared", "/screen/panel/label"),  // the window is hidden
                 Trace("ana-disappeared", "/screen/panel"),
                 Trace("ana-disappeared", "/screen"),
-                Trace("ana-appeared", "/screen"),  // the window is shown again
-                Trace("ana-appeared", "/screen/panel"),
+                Trace("ana-appeared", "/screen/panel"),  // the window is shown again: views, then controller
                 Trace("ana-appeared", "/screen/panel/label"),
+                Trace("ana-appeared", "/screen"),
                 Trace("ana-disappeared", "/screen/panel/label"),  // the label is removed
                 Trace("ana-disappeared", "/screen/panel"),  // the application drops the window
                 Trace("ana-disappeared", "/screen"),
@@ -105,7 +105,10 @@ struct ReentrantVisibilityTests {
         #expect(!screen.view.isVisible && !child.isVisible && !screen.isVisible)
         #expect(
             await harness.traces() == [
+                // The child view appears before the controller's viewDidAppear hides it all.
+                Trace("ana-appeared", "/hiding/child"),
                 Trace("ana-appeared", "/hiding"),
+                Trace("ana-disappeared", "/hiding/child"),
                 Trace("ana-disappeared", "/hiding"),
             ])
     }
