@@ -159,11 +159,10 @@ struct ManagerTests {
         label.detach()
         text.value = "after detach"
         await manager.flush()
-        // Assigning the same value again is recorded too; the core keeps the first display.
+        // Assigning the same value again records nothing, as the reference's key-value observer.
         #expect(
             delegate.values == [
                 ["value": "draft", "shownBy": nil],
-                ["value": "final", "shownBy": "ana-updated"],
                 ["value": "final", "shownBy": "ana-updated"],
             ])
     }
