@@ -18,7 +18,7 @@ import Anna
 /// kept when the cell scrolls out or is reused for another row, so a row shown again keeps
 /// its node and its values (the nodes are bounded by the rows). ``reloadData()`` deregisters
 /// every row and section node. ``selectRow(at:)`` records `did-select` on the cell and marks
-/// it focused.
+/// it focused. A ``CollectionView`` shows its items the same way.
 ///
 /// ```swift
 /// let table = TableView(visibleRowCount: 3)
@@ -35,114 +35,88 @@ open class TableView: View {
     /// The name of the cells' nodes; `cell` by default.
     public var cellAnalyticsName = "cell"
 
-    /// How many rows are shown at once.
-    public var visibleRowCount: Int {
-        didSet {
-            if visibleRowCount < 0 { visibleRowCount = 0 }
-            layoutRows()
-        }
-    }
-
-    /// The selected row (after ``selectRow(at:)``), or `nil`.
-    public private(set) var indexPathForSelectedRow: TableIndexPath?
-
-    private var rowCounts: [Int]?
-    private var firstVisibleRow = 0
-    private var displayedCells: [TableIndexPath: TableViewCell] = [:]
-    private var cellClasses: [String: TableViewCell.Type] = [:]
-    private var reusePool: [String: [TableViewCell]] = [:]
-    /// The keyed section nodes made under the table's analyzer.
-    private var sectionNodes: Set<SectionNode> = []
-    /// The unnamed sections whose rows have nodes under the table's.
-    private var unnamedSections: Set<Int> = []
+    private lazy var cells = CellLayout(host: self)
 
     /// Creates a table that shows `visibleRowCount` rows at a time.
     public init(visibleRowCount: Int = 10) {
-        self.visibleRowCount = max(0, visibleRowCount)
         super.init()
+        cells.visibleCount = visibleRowCount
+    }
+
+    /// How many rows are shown at once (never fewer than 0).
+    public var visibleRowCount: Int {
+        get { cells.visibleCount }
+        set { cells.visibleCount = newValue }
+    }
+
+    /// The selected row (after ``selectRow(at:)``), or `nil`.
+    public var indexPathForSelectedRow: TableIndexPath? {
+        cells.selectedIndexPath
     }
 
     // MARK: - Cells
 
     /// Registers the class of the cells made for `identifier` when the pool has none.
     public func register(_ cellClass: TableViewCell.Type, forCellReuseIdentifier identifier: String) {
-        cellClasses[identifier] = cellClass
+        cells.register(cellClass, for: identifier)
     }
 
     /// A cell for the row at `indexPath`: one waiting for reuse (after its
-    /// ``TableViewCell/prepareForReuse()``), or a new one of the registered class.
+    /// ``ReusableCell/prepareForReuse()``), or a new one of the registered class.
     ///
     /// A reused cell leaves its old row's node first (the node stays with that row): what it
     /// records while resetting and what the data source records while configuring it waits,
     /// and goes to the new row's node once the table attaches it there.
     /// - Precondition: a class is registered for `identifier`.
     public func dequeueReusableCell(withIdentifier identifier: String, for indexPath: TableIndexPath) -> TableViewCell {
-        if let cell = dequeueReusableCell(withIdentifier: identifier) { return cell }
-        guard let cellClass = cellClasses[identifier] else {
-            preconditionFailure("No cell class is registered for the reuse identifier '\(identifier)'.")
-        }
-        return cellClass.init(reuseIdentifier: identifier)
+        cells.dequeueCell(withIdentifier: identifier)
     }
 
     /// A cell waiting for reuse under `identifier` (after its
-    /// ``TableViewCell/prepareForReuse()``), or `nil` when the pool has none: the data source
+    /// ``ReusableCell/prepareForReuse()``), or `nil` when the pool has none: the data source
     /// then makes one itself.
     public func dequeueReusableCell(withIdentifier identifier: String) -> TableViewCell? {
-        guard var pool = reusePool[identifier], !pool.isEmpty else { return nil }
-        let cell = pool.removeFirst()
-        reusePool[identifier] = pool
-        releaseNode(of: cell)
-        cell.prepareForReuse()
-        return cell
+        cells.dequeuePooledCell(withIdentifier: identifier)
     }
 
     /// The cell shown at `indexPath`, or `nil` when the row is not shown.
     public func cellForRow(at indexPath: TableIndexPath) -> TableViewCell? {
-        displayedCells[indexPath]
+        cells.cell(at: indexPath)
     }
 
     /// The rows shown now, in order.
     public var indexPathsForVisibleRows: [TableIndexPath] {
-        displayedCells.keys.sorted()
+        cells.visibleIndexPaths
     }
 
     /// The cells shown now, in row order.
     public var visibleCells: [TableViewCell] {
-        indexPathsForVisibleRows.compactMap { displayedCells[$0] }
+        cells.visibleCells
     }
 
     // MARK: - Rows
 
     /// The number of sections, as the data source last told.
     public var numberOfSections: Int {
-        counts.count
+        cells.sectionCount
     }
 
     /// The number of rows in `section`, as the data source last told.
     public func numberOfRows(inSection section: Int) -> Int {
-        let counts = counts
-        return counts.indices.contains(section) ? counts[section] : 0
+        cells.itemCount(inSection: section)
     }
 
     /// Forgets the rows and shows them again from the data source: every shown row disappears,
     /// the nodes of every row and section are deregistered (values recorded before do not
     /// leak into the rows after), and the rows now in the window appear.
     public func reloadData() {
-        for (indexPath, cell) in displayedCells.sorted(by: { $0.key < $1.key }) {
-            endDisplaying(cell, at: indexPath)
-        }
-        rowCounts = nil
-        indexPathForSelectedRow = nil
-        removeRowNodes()
-        layoutRows()
+        cells.reload()
     }
 
     /// Scrolls so that the row at `indexPath` is the first shown (or as close as the end of
     /// the list allows). Rows leaving the window disappear, rows entering it appear.
     public func scroll(toRow indexPath: TableIndexPath) {
-        guard let flat = flatIndex(of: indexPath) else { return }
-        firstVisibleRow = flat  // the window is kept within the rows when it is laid out
-        layoutRows()
+        cells.scroll(to: indexPath)
     }
 
     /// Selects the row at `indexPath` as a user's tap would: scrolls to it when it is not
@@ -150,142 +124,40 @@ open class TableView: View {
     /// - Returns: `false` when the table is not visible or has no such row.
     @discardableResult
     public func selectRow(at indexPath: TableIndexPath) -> Bool {
-        guard isVisible, flatIndex(of: indexPath) != nil else { return false }
-        if displayedCells[indexPath] == nil { scroll(toRow: indexPath) }
-        guard let cell = displayedCells[indexPath] else { return false }
-        indexPathForSelectedRow = indexPath
-        cell.analyzerSlot.record("did-select")
-        cell.analyzerSlot.markFocused()
-        delegate?.tableView(self, didSelectRowAt: indexPath)
-        return true
+        cells.select(at: indexPath)
     }
-
-    // MARK: - Layout
 
     override func didBecomeVisible() {
-        layoutRows()
-    }
-
-    /// Shows the rows of the window and ends showing the others (only while visible).
-    private func layoutRows() {
-        guard isVisible, dataSource != nil else { return }
-        let wanted = visibleWindow()
-        let wantedSet = Set(wanted)
-        for (indexPath, cell) in displayedCells.sorted(by: { $0.key < $1.key }) where !wantedSet.contains(indexPath) {
-            endDisplaying(cell, at: indexPath)
-        }
-        for indexPath in wanted where displayedCells[indexPath] == nil {
-            display(at: indexPath)
-        }
-    }
-
-    private func display(at indexPath: TableIndexPath) {
-        guard let dataSource else { return }
-        let cell = dataSource.tableView(self, cellForRowAt: indexPath)
-        attachAnalyzer(of: cell, at: indexPath)
-        cell.indexPath = indexPath
-        displayedCells[indexPath] = cell
-        addSubview(cell)
-        delegate?.tableView(self, willDisplay: cell, forRowAt: indexPath)
-    }
-
-    private func endDisplaying(_ cell: TableViewCell, at indexPath: TableIndexPath) {
-        displayedCells[indexPath] = nil
-        cell.removeFromSuperview()
-        cell.indexPath = nil
-        delegate?.tableView(self, didEndDisplaying: cell, forRowAt: indexPath)
-        if let identifier = cell.reuseIdentifier {
-            reusePool[identifier, default: []].append(cell)
-        } else {
-            releaseNode(of: cell)  // never reused by the table
-        }
-    }
-
-    /// Attaches the cell's analyzer at the row's position: under the named section's node
-    /// (made, and recording `ana-appeared`, for the section's first row) or the table's.
-    private func attachAnalyzer(of cell: TableViewCell, at indexPath: TableIndexPath) {
-        guard let tableAnalyzer = analyzerSlot.enabledAnalyzer else { return }
-        let cellAnalyzer = cell.analyzerSlot.analyzer(for: cell)
-        let name = cellAnalyzer.enabledName ?? cellAnalyticsName
-        if let sectionName = dataSource?.tableView(self, analyticsNameForSection: indexPath.section) {
-            let section = tableAnalyzer.keyedSubAnalyzer(for: sectionName, index: indexPath.section)
-            if sectionNodes.insert(SectionNode(section: indexPath.section, name: sectionName)).inserted {
-                section.record(VisibilityEvent.appeared)
-            }
-            section.setSubAnalyzer(cellAnalyzer, for: name, index: indexPath.row, at: [.index(indexPath.row)])
-        } else {
-            unnamedSections.insert(indexPath.section)
-            tableAnalyzer.setSubAnalyzer(
-                cellAnalyzer, for: name, index: indexPath.row, at: [.index(indexPath.section), .index(indexPath.row)])
-        }
-        cell.analyzerIndexPath = indexPath
-    }
-
-    /// Releases the cell's analyzer from its row (the row's node stays): what the cell records
-    /// until it is attached again waits.
-    private func releaseNode(of cell: TableViewCell) {
-        guard cell.analyzerIndexPath != nil else { return }
-        cell.analyzerIndexPath = nil
-        cell.analyzerSlot.enabledAnalyzer?.removeFromParent()
-    }
-
-    /// Deregisters the nodes of every section and row, as the reference does on a reload.
-    private func removeRowNodes() {
-        guard let tableAnalyzer = analyzerSlot.enabledAnalyzer else { return }
-        for node in sectionNodes.sorted() {
-            tableAnalyzer.removeKeyedSubAnalyzer(for: node.name, index: node.section)
-        }
-        for section in unnamedSections.sorted() {
-            tableAnalyzer.removePositionNodes(under: [.index(section)])
-        }
-        sectionNodes.removeAll()
-        unnamedSections.removeAll()
-    }
-
-    // MARK: - Row arithmetic
-
-    private var counts: [Int] {
-        if let rowCounts { return rowCounts }
-        guard let dataSource else { return [] }
-        let sections = max(0, dataSource.numberOfSections(in: self))
-        let counts = (0..<sections).map { max(0, dataSource.tableView(self, numberOfRowsInSection: $0)) }
-        rowCounts = counts
-        return counts
-    }
-
-    /// The row's position counted across sections, or `nil` when there is no such row.
-    private func flatIndex(of indexPath: TableIndexPath) -> Int? {
-        let counts = counts
-        guard counts.indices.contains(indexPath.section), (0..<counts[indexPath.section]).contains(indexPath.row)
-        else { return nil }
-        return counts[..<indexPath.section].reduce(0, +) + indexPath.row
-    }
-
-    /// The index paths of the rows in the window, in order.
-    private func visibleWindow() -> [TableIndexPath] {
-        let counts = counts
-        let total = counts.reduce(0, +)
-        firstVisibleRow = min(firstVisibleRow, max(0, total - visibleRowCount))
-        var result: [TableIndexPath] = []
-        var start = 0
-        for (section, count) in counts.enumerated() {
-            let lower = max(firstVisibleRow, start)
-            let upper = min(firstVisibleRow + visibleRowCount, start + count)
-            if lower < upper {
-                result += (lower..<upper).map { TableIndexPath(row: $0 - start, section: section) }
-            }
-            start += count
-        }
-        return result
+        cells.layout()
     }
 }
 
-/// A keyed section node under a table's analyzer: the section's index and name.
-private struct SectionNode: Hashable, Comparable {
-    let section: Int
-    let name: String
+extension TableView: CellLayoutHost {
+    func sectionCountFromDataSource() -> Int? {
+        dataSource?.numberOfSections(in: self)
+    }
 
-    static func < (lhs: SectionNode, rhs: SectionNode) -> Bool {
-        (lhs.section, lhs.name) < (rhs.section, rhs.name)
+    func itemCountFromDataSource(inSection section: Int) -> Int {
+        dataSource?.tableView(self, numberOfRowsInSection: section) ?? 0
+    }
+
+    func cellFromDataSource(at indexPath: TableIndexPath) -> TableViewCell? {
+        dataSource?.tableView(self, cellForRowAt: indexPath)
+    }
+
+    func analyticsNameFromDataSource(forSection section: Int) -> String? {
+        dataSource?.tableView(self, analyticsNameForSection: section)
+    }
+
+    func delegateWillDisplay(_ cell: TableViewCell, at indexPath: TableIndexPath) {
+        delegate?.tableView(self, willDisplay: cell, forRowAt: indexPath)
+    }
+
+    func delegateDidEndDisplaying(_ cell: TableViewCell, at indexPath: TableIndexPath) {
+        delegate?.tableView(self, didEndDisplaying: cell, forRowAt: indexPath)
+    }
+
+    func delegateDidSelect(at indexPath: TableIndexPath) {
+        delegate?.tableView(self, didSelectRowAt: indexPath)
     }
 }

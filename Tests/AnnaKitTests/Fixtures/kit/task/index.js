@@ -31,3 +31,9 @@ match('tick', (node) => {
 
 // A task that fails, for didCatch.
 match('explode', () => { throw new Error('the task exploded on purpose'); });
+
+// Collections: what an item's node holds when it appears (kept values survive reuse).
+match('grid/tile/ana-appeared', (node) => {
+  const likes = node.latestValue('likes');
+  return { probe: 'tile', index: node.index, likes: likes === undefined ? null : likes };
+});

@@ -69,3 +69,6 @@ answer('component.keys', 'vc/view/buttons/touch-up-inside', (n) => n.index);
 // ControlTests
 answer('control.button', 'vc/bt/touch-up-inside', () => 42);
 
+// CollectionViewTests
+answer('collection.sectionAppeared', 'tb/sc_0/ana-appeared', () => 42);
+answer('collection.sectionAppeared', 'tb/sc_19/ana-appeared', () => 43);
