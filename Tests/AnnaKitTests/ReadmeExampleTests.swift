@@ -3,14 +3,9 @@ import AnnaKit
 import Testing
 
 /// The README's kit example, as written there.
-final class HomeViewController: ViewController, AnalyzableObject {
-    nonisolated static let subAnalyzableKeys: Set<String> = ["buy"]
-    nonisolated let buy: Button
-
-    override init() {
-        buy = Button(title: "Buy")
-        super.init()
-    }
+final class HomeViewController: ViewController, MainActorAnalyzableObject {
+    static let subAnalyzableKeys: Set<String> = ["buy"]
+    let buy = Button(title: "Buy")
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -18,9 +13,7 @@ final class HomeViewController: ViewController, AnalyzableObject {
         analyzer.enable(naming: "home")
     }
 
-    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
-        key == "buy" ? .one(buy) : nil
-    }
+    func subAnalyzable(for key: String) -> SubAnalyzable? { key == "buy" ? .one(buy) : nil }
 }
 
 @MainActor
