@@ -1,6 +1,7 @@
 // Over 300 lines: one scanner over a line's bytes and the encoding of what it found, kept
 // together so that what the fast path accepts can be read against EventStream.parse(line:).
 import CoreJS
+import Foundation
 
 /// Decodes the usual lines of an event stream straight from their bytes into an
 /// ``OperationEncoder``, with no `JSONValue` tree and no `String` per value.
@@ -30,15 +31,36 @@ struct EventStreamLineDecoder {
 
         /// The key whose name is `bytes`.
         init?(_ bytes: UnsafeRawBufferPointer) {
-            guard let found = Self.allCases.first(where: { Self.names[$0.rawValue].elementsEqual(bytes) }) else { return nil }
-            self = found
+            let candidates: (Key, Key)
+            switch bytes.count {
+            case 2: candidates = (.op, .id)
+            case 4: candidates = (.time, .name)
+            case 5: candidates = (.index, .value)
+            case 6: candidates = (.parent, .parent)
+            case 7: candidates = (.keyPath, .keyPath)
+            case 9: candidates = (.namespace, .namespace)
+            case 10: candidates = (.attributes, .properties)
+            default: return nil
+            }
+            if equalBytes(Self.names[candidates.0.rawValue], bytes) {
+                self = candidates.0
+            } else if equalBytes(Self.names[candidates.1.rawValue], bytes) {
+                self = candidates.1
+            } else {
+                return nil
+            }
         }
+
+        /// This key as a bit of ``EventStreamLineDecoder/present``.
+        var bit: UInt16 { 1 << UInt16(rawValue) }
 
         static let names: [[UInt8]] = allCases.map { Array("\($0)".utf8) }
     }
 
-    /// The value of each key on the line, by ``Key/rawValue``.
-    private var fields: [Value?] = Array(repeating: nil, count: Key.allCases.count)
+    /// The value of each key on the line, by ``Key/rawValue``; valid where ``present`` has its bit.
+    private var fields: [Value] = Array(repeating: .null, count: Key.allCases.count)
+    /// The keys the line has, as bits (``Key/bit``).
+    private var present: UInt16 = 0
     /// Members of the line's objects: key bytes and scalar values.
     private var members: [(key: Range<Int>, value: Value)] = []
     private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -49,7 +71,7 @@ struct EventStreamLineDecoder {
     mutating func encode(_ line: UnsafeRawBufferPointer, into encoder: inout OperationEncoder) -> Bool {
         bytes = line
         at = 0
-        for index in fields.indices { fields[index] = nil }
+        present = 0
         members.removeAll(keepingCapacity: true)
         guard scanLine() else { return false }
         return encodeOperation(into: &encoder)
@@ -82,12 +104,13 @@ struct EventStreamLineDecoder {
         if consume(UInt8(ascii: "}")) { return finish() }
         while true {
             skipWhitespace()
-            guard let keyRange = scanString(), let key = Key(slice(keyRange)), fields[key.rawValue] == nil else { return false }
+            guard let keyRange = scanString(), let key = Key(slice(keyRange)), present & key.bit == 0 else { return false }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { return false }
             skipWhitespace()
             guard let value = scanValue(allowingObject: key == .properties || key == .attributes) else { return false }
             fields[key.rawValue] = value
+            present |= key.bit
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
             guard consume(UInt8(ascii: "}")) else { return false }
@@ -114,7 +137,7 @@ struct EventStreamLineDecoder {
 
     private mutating func scanLiteral(_ literal: StaticString, _ value: Value) -> Value? {
         let text = UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        guard at + text.count <= bytes.count, slice(at..<at + text.count).elementsEqual(text) else { return nil }
+        guard at + text.count <= bytes.count, equalBytes(slice(at..<at + text.count), text) else { return nil }
         at += text.count
         return value
     }
@@ -128,7 +151,7 @@ struct EventStreamLineDecoder {
         while true {
             skipWhitespace()
             guard let key = scanString(), isASCII(key) else { return nil }
-            for earlier in members[first...] where slice(earlier.key).elementsEqual(slice(key)) { return nil }
+            for earlier in members[first...] where equalBytes(slice(earlier.key), slice(key)) { return nil }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
@@ -144,19 +167,20 @@ struct EventStreamLineDecoder {
     /// The bytes between the quotes of a string without escapes or control characters,
     /// checked to be UTF-8.
     private mutating func scanString() -> Range<Int>? {
-        guard consume(UInt8(ascii: "\"")) else { return nil }
+        guard consume(UInt8(ascii: "\"")), let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let start = at
+        var index = at
         var ascii = true
-        while at < bytes.count {
-            let byte = bytes[at]
+        let end = bytes.count
+        while index < end {
+            let byte = base[index]
             if byte == UInt8(ascii: "\"") {
-                let range = start..<at
-                at += 1
-                return ascii || UTF8Validation.isValid(slice(range)) ? range : nil
+                at = index + 1
+                return ascii || UTF8Validation.isValid(slice(start..<index)) ? start..<index : nil
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
             if byte >= 0x80 { ascii = false }
-            at += 1
+            index += 1
         }
         return nil
     }
@@ -215,25 +239,26 @@ struct EventStreamLineDecoder {
 
         static let names: [[UInt8]] = allCases.map { Array("\($0)".utf8) }
 
-        var keys: Set<Key> {
+        /// The keys as bits (``Key/bit``).
+        var keys: UInt16 {
+            let common = Key.op.bit | Key.time.bit | Key.id.bit
             switch self {
-            case .register: return [.op, .time, .id, .parent, .name, .index, .namespace, .attributes]
-            case .event: return [.op, .time, .id, .name, .properties]
-            case .update: return [.op, .time, .id, .keyPath, .value]
-            case .appear, .disappear, .deregister: return [.op, .time, .id]
+            case .register: return common | Key.parent.bit | Key.name.bit | Key.index.bit | Key.namespace.bit | Key.attributes.bit
+            case .event: return common | Key.name.bit | Key.properties.bit
+            case .update: return common | Key.keyPath.bit | Key.value.bit
+            case .appear, .disappear, .deregister: return common
             }
         }
     }
 
-    private func field(_ key: Key) -> Value? { fields[key.rawValue] }
+    private func field(_ key: Key) -> Value? { present & key.bit == 0 ? nil : fields[key.rawValue] }
 
     private mutating func encodeOperation(into encoder: inout OperationEncoder) -> Bool {
         guard case let .string(opRange)? = field(.op),
-            let found = Op.names.firstIndex(where: { $0.elementsEqual(slice(opRange)) })
+            let found = Op.names.firstIndex(where: { equalBytes($0, slice(opRange)) })
         else { return false }
         let op = Op.allCases[found]
-        let allowed = op.keys
-        for key in Key.allCases where fields[key.rawValue] != nil && !allowed.contains(key) { return false }
+        guard present & ~op.keys == 0 else { return false }
         let time: Double?
         switch field(.time) {
         case nil, .null?: time = nil
@@ -365,4 +390,16 @@ struct EventStreamLineDecoder {
     private static func isSafeInteger(_ number: Double) -> Bool {
         number.rounded() == number && abs(number) <= Double(JSONValue.maximumSafeInteger)
     }
+}
+
+/// Whether `first` and `second` hold the same bytes.
+private func equalBytes(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+    guard first.count == second.count else { return false }
+    guard let one = first.baseAddress, let other = second.baseAddress else { return true }
+    return memcmp(one, other, first.count) == 0
+}
+
+/// Whether `first` and `second` hold the same bytes.
+private func equalBytes(_ first: [UInt8], _ second: UnsafeRawBufferPointer) -> Bool {
+    first.withUnsafeBytes { equalBytes($0, second) }
 }
