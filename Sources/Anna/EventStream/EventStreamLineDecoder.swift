@@ -11,7 +11,7 @@ import Foundation
 /// keys, each once, for `register`, `event`, `update`, `appear`, `disappear` or
 /// `deregister`, whose strings have no escapes and are valid UTF-8, whose IDs are plain
 /// integers, and whose `properties`, `attributes` and `value` hold no arrays or nested
-/// objects (and keys of plain ASCII, where duplicates are found by their bytes). Anything
+/// objects (whose keys, when there are several, are ASCII: duplicates are found by their bytes). Anything
 /// else (another op, a keyed ID, an escape, any mistake) is left to the full parser, which
 /// decodes it or reports it with its usual message: this path never reports an error.
 struct EventStreamLineDecoder {
@@ -142,7 +142,7 @@ struct EventStreamLineDecoder {
         return value
     }
 
-    /// An object of scalar members with distinct ASCII keys.
+    /// An object of scalar members with distinct keys (ASCII ones, when there are several).
     private mutating func scanObject() -> Value? {
         at += 1
         let first = members.count
@@ -150,7 +150,10 @@ struct EventStreamLineDecoder {
         if consume(UInt8(ascii: "}")) { return .object(first..<first) }
         while true {
             skipWhitespace()
-            guard let key = scanString(), isASCII(key) else { return nil }
+            guard let key = scanString() else { return nil }
+            // Keys are told apart by their bytes; two of which one is not ASCII may be equal
+            // to the full parser (canonical equivalence), which refuses them.
+            if members.count > first, !isASCII(key) || !isASCII(members[first].key) { return nil }
             for earlier in members[first...] where equalBytes(slice(earlier.key), slice(key)) { return nil }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { return nil }
