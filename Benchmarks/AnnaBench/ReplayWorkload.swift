@@ -22,7 +22,7 @@ struct ReplayWorkload {
     let lines: Int
     /// Registrations among them.
     let registrations: Int
-    /// Events among them.
+    /// Events among them (the rest: the version line and the root's deregistration at the end).
     let events: Int
     /// The results the stream gives.
     let expected: ExpectedResults
@@ -44,7 +44,7 @@ struct ReplayWorkload {
         let counts = try countLines(of: streamURL)
         return ReplayWorkload(
             streamURL: streamURL, taskFolderURL: taskFolderURL, lines: counts.lines, registrations: counts.registrations,
-            events: counts.lines - counts.registrations - 1, expected: EventMix.expectedResults(events: events))
+            events: counts.events, expected: EventMix.expectedResults(events: events))
     }
 
     /// Runs W1's tree and `events` events through a recording manager and checks its results.
@@ -67,8 +67,8 @@ struct ReplayWorkload {
         withExtendedLifetime(tree) {}
     }
 
-    /// Lines and `register` lines of the stream.
-    private static func countLines(of url: URL) throws -> (lines: Int, registrations: Int) {
+    /// Lines, `register` lines and `event` lines of the stream.
+    private static func countLines(of url: URL) throws -> (lines: Int, registrations: Int, events: Int) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -77,10 +77,14 @@ struct ReplayWorkload {
         }
         var lines = 0
         var registrations = 0
+        var events = 0
+        let register = Array(#"{"op":"register""#.utf8)
+        let event = Array(#"{"op":"event""#.utf8)
         for line in data.split(separator: UInt8(ascii: "\n")) {
             lines += 1
-            if line.starts(with: Array(#"{"op":"register""#.utf8)) { registrations += 1 }
+            if line.starts(with: register) { registrations += 1 }
+            if line.starts(with: event) { events += 1 }
         }
-        return (lines, registrations)
+        return (lines, registrations, events)
     }
 }

@@ -52,7 +52,7 @@ struct ResultTextTests {
         var batches = 0
         let new = try AnalyticsEngine(configuration: old.configuration) { results in
             batches += 1
-            results.forEach { json, meta in
+            results.forEachResult { json, meta in
                 texts.append(String(decoding: json, as: UTF8.self))
                 textMetas.append(meta)
             }

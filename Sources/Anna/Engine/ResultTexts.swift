@@ -8,7 +8,7 @@ import CoreJS
 /// something failed.
 ///
 /// ```swift
-/// texts.forEach { json, meta in output.append(json); output.append(newline) }
+/// texts.forEachResult { json, meta in output.append(json); output.append(newline) }
 /// ```
 public struct ResultTexts: Sendable {
     private enum Storage: Sendable {
@@ -39,7 +39,7 @@ public struct ResultTexts: Sendable {
 
     /// Calls `body` with each result's value as JSON text (UTF-8, valid only during the
     /// call) and its meta, in order.
-    public func forEach(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?) -> Void) {
+    public func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?) -> Void) {
         switch storage {
         case let .batch(text, elements, metas):
             text.withUnsafeBytes { bytes in
