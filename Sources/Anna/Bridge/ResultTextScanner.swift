@@ -131,7 +131,17 @@ struct ResultTextScanner {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = at
         var ascii = true
-        while let byte = current {
+        while true {
+            // Plain ASCII text eight bytes at a time (see ByteWords.specialBytes).
+            while bytes.count - at >= 8 {
+                let special = ByteWords.specialBytes(UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+                if special != 0 {
+                    at += special.trailingZeroBitCount >> 3
+                    break
+                }
+                at += 8
+            }
+            guard let byte = current else { return nil }
             switch byte {
             case UInt8(ascii: "\""):
                 at += 1
@@ -146,7 +156,6 @@ struct ResultTextScanner {
                 at += 1
             }
         }
-        return nil
     }
 
     /// `\" \\ \n \r \t \b \f`, or `\u00XX` (lowercase) of another control character.

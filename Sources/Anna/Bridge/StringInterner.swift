@@ -58,7 +58,7 @@ struct StringInterner {
         guard let base = text.baseAddress else { return true }
         return bytes.withUnsafeBufferPointer { stored in
             guard let storedBase = stored.baseAddress else { return false }  // an entry has bytes, so never empty
-            return memcmp(storedBase + start, base, text.count) == 0
+            return ByteWords.equal(storedBase + start, base, count: text.count)
         }
     }
 
