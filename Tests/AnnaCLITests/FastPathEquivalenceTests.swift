@@ -29,6 +29,12 @@ struct FastPathEquivalenceTests {
         #"{"op":"deregister","id":7}"#,
         #"{"op":"event","id":9007199254740991,"name":"edge","properties":{"n":-9007199254740991}}"#,
         #"{"op":"event","id":1,"name":"long","properties":{"s":"\#(String(repeating: "y", count: 100))"}}"#,
+        #"{"op":"register","id":2,"parent":1,"name":"row","index":null,"namespace":null,"attributes":null,"time":null}"#,
+        #"{"op":"register","id":12345678,"parent":123456789,"name":"row","index":12345678901,"namespace":"N"}"#,
+        #"{"op":"update","id":71,"keyPath":"a-key-path-longer-than-two-words","value":12345678901234}"#,
+        #"{"op":"update","id":71,"keyPath":"flag","value":false,"time":17000000000001234}"#,
+        #"{"op":"event","id":71,"name":"a name past eight bytes, é in it","properties":{"k":true,"k2":"v é past eight"}}"#,
+        #"{"op":"event","id":71,"name":"tap","properties":{"n":12345678.5,"m":-12345678e-3}}"#,
     ]
 
     /// Lines the full parser must take (or refuse), each with what makes it so.
@@ -48,6 +54,13 @@ struct FastPathEquivalenceTests {
         #"{"op":"snapshot"}"#, #"{"op":"version","version":1}"#, #"{"op":"version","version":2}"#, #"{"op":"teleport","id":1}"#,
         "", "   ", "// a comment", " \u{301}{}", "//\u{301} not a comment", "\u{FEFF}{\"op\":\"appear\",\"id\":1}",
         #"{"op":"appear","id":1} x"#, #"{"op":"appear","id":01}"#, #"{"op":"appear","id":-0}"#, "[1]", "{", "",
+        #"{"op":"event","id":1,"name":"tap","time":"5"}"#,  // a type its key never takes
+        #"{"op":"register","id":1,"name":"r","namespace":5}"#, #"{"op":"register","id":1,"name":"r","attributes":[]}"#,
+        #"{"op":"appear","id":12345678901234567}"#, #"{"op":"appear","id":12345678.5}"#, #"{"op":"appear","id":1234567890123456}"#,
+        #"{"opx":"appear","id":1}"#, #"{"op":"appear","id":1,"nam":1}"#, #"{"op":"appear","id":1,"names":1}"#, #"{"o"#,
+        #"{"op":"event","id":1,"name":"tap","properties":{"a":1,"b":2,"a":3}}"#,
+        #"{"op":"event","id":1,"name":"a name past eight bytes with a \n escape"}"#,
+        #"{"op":"event","id":1,"name":"tap","properties":{"key past eight bytes":1,"key past eight bytes":2}}"#,
     ]
 
     @Test("usual lines take the fast path", arguments: usualLines)

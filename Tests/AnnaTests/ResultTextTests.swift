@@ -18,6 +18,8 @@ struct ResultTextTests {
         "JSON.parse('['.repeat(600) + ']'.repeat(600))", "JSON.parse('['.repeat(490) + ']'.repeat(490))",
         "({ toJSON() { return 'x'; } })", "'\\uFEFF'", "({ big: 12345678901234567, small: 123456789012345 })",
         "10n", "(() => { throw new Error('thrown'); })()",
+        "'plain text past one word, then more'", "'sixteen bytes ok\\u0001then a control'", "'before é after é and past a word'",
+        #"({ 'a key past eight bytes': 'a value past eight bytes', 'key2': 'ab\\cdefghijklmn\"opq' })"#,
     ]
 
     static var tasks: String {
