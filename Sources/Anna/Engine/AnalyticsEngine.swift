@@ -24,10 +24,16 @@ public final class AnalyticsEngine {
     /// The time (ms since the epoch) the module's clock reports for operations without a
     /// time of their own; `nil` means the wall clock.
     public var time: Double?
+    /// The most operations encoded at a time from an array of them (``apply(_:onError:)``),
+    /// and so sent to JavaScript in one call from such an array.
+    public static let maximumBatchSize = 2_048
     /// The most operations sent to JavaScript in one call. The time limit applies to each
     /// operation of a batch; batches shrink while operations are slow (a batch aims at an
     /// eighth of the limit), so a stopped one costs little, and grow back when they are fast.
-    public static let maximumBatchSize = 2_048
+    /// An event stream's batches (``EventStreamBatch``) go up to this size: each call into
+    /// JavaScript has a cost of its own (entering the VM, writing and reading the results'
+    /// text, allocations), which larger batches share among more operations.
+    public static let maximumCallSize = 8_192
     private var batchSize = 256
     /// Full garbage collections run because nodes were removed: after a batch that brought
     /// the nodes removed since the last one to at least 1,000 and to at least the number
@@ -247,7 +253,7 @@ public final class AnalyticsEngine {
         if elapsed > limit / 8 {
             batchSize = max(1, operations / 4)
         } else if elapsed < limit / 64 {
-            batchSize = min(Self.maximumBatchSize, max(batchSize, operations) * 2)
+            batchSize = min(Self.maximumCallSize, max(batchSize, operations) * 2)
         }
     }
 

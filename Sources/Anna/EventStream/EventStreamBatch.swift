@@ -10,7 +10,7 @@ import CoreJS
 /// ```swift
 /// var batch = EventStreamBatch()
 /// let added = try batch.add(line: bytes)      // .operation, .snapshot, …
-/// if batch.count >= AnalyticsEngine.maximumBatchSize { engine.apply(&batch) { position, error in … } }
+/// if batch.count >= AnalyticsEngine.maximumCallSize { engine.apply(&batch) { position, error in … } }
 /// ```
 public struct EventStreamBatch {
     /// What a line added.

@@ -106,7 +106,7 @@ struct StreamReplay {
             return handle(line, batch: &batch, summary: &summary)
         }) {
             guard goesOn else { break }
-            if batch.operations.count >= AnalyticsEngine.maximumBatchSize || !reader.hasLineReady { send(&batch, summary: &summary) }
+            if batch.operations.count >= AnalyticsEngine.maximumCallSize || !reader.hasLineReady { send(&batch, summary: &summary) }
         }
         send(&batch, summary: &summary)
         summary.results = resultCount()
