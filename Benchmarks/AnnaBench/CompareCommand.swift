@@ -11,9 +11,11 @@ struct CompareCommand: ParsableCommand {
         abstract: "Fail when a run is worse than the baseline by more than the tolerance.",
         discussion: """
             Compares every figure a baseline line lists in "guard" with the line of the same
-            scenario and variant in the current file: events/s lower, or a time, latency or
-            memory figure higher, by more than the tolerance (plus a small absolute slack for
-            sub-millisecond latencies and bytes per node) fails.
+            scenario and variant in the current file: events/s or lines per CPU second lower,
+            or a time, latency or memory figure higher, by more than the tolerance (plus a
+            small absolute slack for sub-millisecond latencies and bytes per node) fails. A
+            guarded figure the current line lacks (W5's ratio to Node without Node) is listed
+            and not compared.
             Exit codes: 0 within tolerance, 1 a figure is worse, 66 unreadable file.
             """)
 
@@ -40,7 +42,7 @@ struct CompareCommand: ParsableCommand {
             printError("anna-bench: \(error)")
             throw ExitCode(66)
         }
-        let (findings, missing) = Comparison(tolerance: tolerance).compare(baseline: baselineLines, current: currentLines)
+        let (findings, missing, skipped) = Comparison(tolerance: tolerance).compare(baseline: baselineLines, current: currentLines)
         if let base = baselineLines.first?.string("profile"), let now = currentLines.first?.string("profile"), base != now {
             printError("warning: the baseline was made with --profile \(base), the current run with --profile \(now)")
         }
@@ -55,6 +57,9 @@ struct CompareCommand: ParsableCommand {
                 "\(finding.worse ? "✗" : "✓") \(finding.line) \(finding.figure): baseline \(format(finding.baseline)), "
                     + "current \(format(finding.current)) (\(String(format: "%+.1f%%", change)); limit \(format(finding.limit))) "
                     + verdict)
+        }
+        for figure in skipped {
+            print("– \(figure.line) \(figure.figure): not measured in this run\(figure.reason.isEmpty ? "" : " (\(figure.reason))"), not compared")
         }
         for key in missing { printError("warning: \(key) is in the baseline but not in \(current)") }
         let speed = Comparison.machineSpeed(baseline: baselineLines, current: currentLines)

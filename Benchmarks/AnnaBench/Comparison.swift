@@ -19,6 +19,9 @@ struct Comparison {
     /// The rules, by figure name; a guarded figure without one counts as lower-is-better.
     static let rules: [String: Rule] = [
         "eventsPerSecond": Rule(higherIsBetter: true, slack: 0),
+        // W5: lines per CPU second of `anna run`, and Node's CPU time over anna's (pairs).
+        "linesPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
+        "cpuRatioToNode": Rule(higherIsBetter: true, slack: 0),
         "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
         "rssRatio": Rule(higherIsBetter: false, slack: 0),
         // Sub-millisecond latencies on a shared 2-core machine: the median moves between 0.04
@@ -46,10 +49,21 @@ struct Comparison {
 
     var tolerance: Double
 
-    /// The findings, and the baseline lines missing from the current run.
-    func compare(baseline: [ReportLine], current: [ReportLine]) -> (findings: [Finding], missing: [String]) {
+    /// A guarded figure the current run's line does not have (W5's ratio to Node when Node
+    /// was not there): not compared, and said so.
+    struct Skipped {
+        var line: String
+        var figure: String
+        /// Why, when the line says (its `node` note).
+        var reason: String
+    }
+
+    /// The findings, the baseline lines missing from the current run, and the guarded figures
+    /// its lines lack.
+    func compare(baseline: [ReportLine], current: [ReportLine]) -> (findings: [Finding], missing: [String], skipped: [Skipped]) {
         var findings: [Finding] = []
         var missing: [String] = []
+        var skipped: [Skipped] = []
         for base in baseline {
             let key = Self.key(base)
             guard let guarded = base["guard"]?.arrayValue?.compactMap(\.stringValue), !guarded.isEmpty else { continue }
@@ -58,6 +72,10 @@ struct Comparison {
                 continue
             }
             for figure in guarded {
+                guard now[figure]?.numberValue != nil else {
+                    skipped.append(Skipped(line: key, figure: figure, reason: now.string("node")))
+                    continue
+                }
                 let rule = Self.rules[figure] ?? Rule(higherIsBetter: false, slack: 0)
                 let old = base.number(figure)
                 let new = now.number(figure)
@@ -70,7 +88,7 @@ struct Comparison {
                         muchBetter: muchBetter, othersShare: now.number("othersCpuShare")))
             }
         }
-        return (findings, missing)
+        return (findings, missing, skipped)
     }
 
     /// The median `calibrationMs` (``MachineSpeed``) of each file's lines, when both have it.

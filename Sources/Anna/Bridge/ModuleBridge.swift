@@ -215,7 +215,7 @@ final class ModuleBridge {
 
     /// The most times ``takeProduced(into:)`` asks again after a stop: one per result a batch
     /// can bring, and one for the try at all of them at once.
-    private static let maximumFinishAttempts = 4 * AnalyticsEngine.maximumBatchSize
+    private static let maximumFinishAttempts = 4 * AnalyticsEngine.maximumCallSize
 
     /// Adds the metas JavaScript numbered during the batch (`[task, path, event, …]` as JSON
     /// text, empty for none).

@@ -33,7 +33,8 @@ struct StringInterner {
         return text.withUTF8 { number(ofBytes: $0) }
     }
 
-    private mutating func number(ofBytes text: UnsafeBufferPointer<UInt8>) -> (number: Int, isNew: Bool) {
+    /// The number of the string of UTF-8 bytes `text`, and whether it was new.
+    mutating func number(ofBytes text: UnsafeBufferPointer<UInt8>) -> (number: Int, isNew: Bool) {
         let hash = Self.hash(text)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
@@ -57,7 +58,7 @@ struct StringInterner {
         guard let base = text.baseAddress else { return true }
         return bytes.withUnsafeBufferPointer { stored in
             guard let storedBase = stored.baseAddress else { return false }  // an entry has bytes, so never empty
-            return memcmp(storedBase + start, base, text.count) == 0
+            return ByteWords.equal(storedBase + start, base, count: text.count)
         }
     }
 

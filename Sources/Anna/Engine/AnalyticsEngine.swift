@@ -24,10 +24,16 @@ public final class AnalyticsEngine {
     /// The time (ms since the epoch) the module's clock reports for operations without a
     /// time of their own; `nil` means the wall clock.
     public var time: Double?
+    /// The most operations encoded at a time from an array of them (``apply(_:onError:)``),
+    /// and so sent to JavaScript in one call from such an array.
+    public static let maximumBatchSize = 2_048
     /// The most operations sent to JavaScript in one call. The time limit applies to each
     /// operation of a batch; batches shrink while operations are slow (a batch aims at an
     /// eighth of the limit), so a stopped one costs little, and grow back when they are fast.
-    public static let maximumBatchSize = 2_048
+    /// An event stream's batches (``EventStreamBatch``) go up to this size: each call into
+    /// JavaScript has a cost of its own (entering the VM, writing and reading the results'
+    /// text, allocations), which larger batches share among more operations.
+    public static let maximumCallSize = 8_192
     private var batchSize = 256
     /// Full garbage collections run because nodes were removed: after a batch that brought
     /// the nodes removed since the last one to at least 1,000 and to at least the number
@@ -39,6 +45,8 @@ public final class AnalyticsEngine {
     let manager: JavaScriptValue
     let bridge: ModuleBridge
     private let decodesResults: Bool
+    /// Where results go as text (``init(configuration:onResultTexts:)``), when they do.
+    private let textOutput: ((ResultTexts) -> Void)?
     /// Encodes the operations given to ``apply(_:onError:)``.
     private var encoder = OperationEncoder()
     private var encoderTable = StringTableMirror()
@@ -60,11 +68,17 @@ public final class AnalyticsEngine {
     /// Loads the module and constructs its manager; what the engine produces goes to
     /// `output`, synchronously, on the calling thread.
     /// With `decodingResults`, results reach `output` one by one (decoded here, a failure
-    /// reported among the errors); else a batch in which nothing failed arrives undecoded.
-    init(configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void, decodingResults: Bool = false) throws {
+    /// reported among the errors); else a batch in which nothing failed arrives undecoded, or,
+    /// with `texts`, goes to `texts` when its text can be passed on as it is (else it is
+    /// decoded).
+    init(
+        configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void, decodingResults: Bool = false,
+        texts: ((ResultTexts) -> Void)? = nil
+    ) throws {
         self.configuration = configuration
         self.output = output
         decodesResults = decodingResults
+        textOutput = texts
         let modulePath = configuration.moduleURL.standardizedFileURL.path
         runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
         do {
@@ -239,7 +253,7 @@ public final class AnalyticsEngine {
         if elapsed > limit / 8 {
             batchSize = max(1, operations / 4)
         } else if elapsed < limit / 64 {
-            batchSize = min(Self.maximumBatchSize, max(batchSize, operations) * 2)
+            batchSize = min(Self.maximumCallSize, max(batchSize, operations) * 2)
         }
     }
 
@@ -256,8 +270,14 @@ public final class AnalyticsEngine {
         let nothingFailed = errors.isEmpty && outcome.readFailure == nil
         if outcome.results.text.count <= 2, nothingFailed { return }  // "[]": nothing
         if !decodesResults, nothingFailed {
-            output(.results(outcome.results))
-            return
+            guard let textOutput else {
+                output(.results(outcome.results))
+                return
+            }
+            if let texts = ResultTexts(scanning: outcome.results) {
+                textOutput(texts)
+                return
+            }
         }
         let ordered = errors.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
         var nextError = 0
