@@ -63,7 +63,7 @@ final class SessionReplayer {
     }
 
     private func replay(_ session: SessionFile, into output: any SessionOutput, started: ContinuousClock.Instant) -> SessionRecord {
-        let record = SessionRecord(session: session.name, path: session.path, status: .done)
+        var record = SessionRecord(session: session.name, path: session.path, status: .done)
         let engine: AnalyticsEngine
         do {
             engine = try readyEngine(for: session)
@@ -78,7 +78,6 @@ final class SessionReplayer {
         target.start(output: output, session: session.name, settings: settings)
         var run = SessionRun(engine: engine, reader: reader, settings: settings, messages: messages, started: started)
         let stop = run.replay()
-        var record = record
         record.lines = run.lines
         record.errors = run.errors.total
         record.results = target.results
