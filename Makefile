@@ -73,7 +73,7 @@ BENCH_OUT := .build/bench.json
 
 ## The release build of the benchmark that the bench targets run.
 bench-build: setup
-	$(SWIFT) build -c release --product anna-bench
+	$(SWIFT) build -c release --product anna-bench && $(SWIFT) build -c release --product anna
 
 ## The benchmark at full sizes (a few minutes): JSON lines on stdout and in .build/bench.json, a table on stderr.
 ## W1 also runs on the protocol-only core and on the do-nothing module (the host path's floor).

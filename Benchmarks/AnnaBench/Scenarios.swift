@@ -7,6 +7,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w2 = "W2"
     case w3 = "W3"
     case w4 = "W4"
+    case w6 = "W6"
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -38,6 +39,7 @@ struct ScenarioRunner {
         case .w2: try runW2()
         case .w3: try runW3()
         case .w4: try runW4()
+        case .w6: try runW6()
         }
     }
 

@@ -40,6 +40,7 @@ struct ReplaySummary {
             "listed": .number(Double(listed)),
             "shard": shard.map { .string($0.description) } ?? .null,
             "seconds": .number((seconds * 1000).rounded() / 1000),
+            "results": .number(Double(records.filter { $0.status == .done }.reduce(0) { $0 + $1.results })),
             "done": .array(records.filter { $0.status == .done }.map { .string($0.session) }),
             "failed": .array(records.filter { $0.status == .failed }.map(entry)),
             "skipped": .array(records.filter { $0.status == .skipped }.map(entry)),
