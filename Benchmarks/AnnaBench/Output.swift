@@ -67,6 +67,16 @@ final class Output {
                 }
             }
             return [scenario, variant, grouped(line.number("eventsPerSecond")) + " events/s", details]
+        case "W5":
+            var details =
+                "\(grouped(line.number("lines"))) lines, \(grouped(line.number("results"))) results, "
+                + "median of \(Int(line.number("runs")))"
+            if let ratio = line["ratioToNode"]?.numberValue {
+                details += String(format: "; %.2f× the original core on Node (", ratio) + grouped(line.number("nodeLinesPerSecond")) + " lines/s)"
+            } else if let skipped = line["node"]?.stringValue {
+                details += "; " + skipped
+            }
+            return [scenario, variant, grouped(line.number("linesPerSecond")) + " lines/s", details]
         case "W3":
             let samples = line["rssSamplesMB"]?.arrayValue?.compactMap(\.numberValue) ?? []
             return [

@@ -14,7 +14,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             W1 standard throughput, W2 scale (tree sizes, pattern counts, registration and
             memory per node), W3 soak (memory while screens come and go), W4 latency at a
-            fixed rate. Each measurement runs in a child process (`anna-bench measure`).
+            fixed rate, W5 `anna run` replaying W1 as an event stream (against the original
+            core on Node when it is there). Each measurement runs in a child process (`anna-bench measure`).
 
             Examples:
               anna-bench --scenario W1 --events 200000 --runs 3
@@ -25,7 +26,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Sizes: full (default; the issue's sizes) or quick (the baseline's).")
     var profile: Profile = .full
 
-    @Option(help: "W1, W2, W3, W4, W6 or all.")
+    @Option(help: "W1, W2, W3, W4, W5, W6 or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Runs of W1, of each W2 variant and of W4; the median is reported (both profiles: 5).")
@@ -76,6 +77,15 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("More folders a --module may read (its parent folder is always allowed).", valueName: "dir"))
     var moduleAllowedRoot: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "W5: the original core (coppercash/Anna core/built/anna/index.js) to compare with on Node (default: ANNA_ORIGINAL_CORE, else .build/original-anna/index.js).",
+            valueName: "file"))
+    var originalCore: String?
+
+    @Option(help: ArgumentHelp("W5: the Node driver of the original core.", valueName: "file"))
+    var nodeDriver = "Benchmarks/node/replay-original.js"
+
     @Option(help: ArgumentHelp("Also write the JSON lines to this file.", valueName: "file"))
     var jsonOut: String?
 
@@ -94,9 +104,10 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = Output()
-        let runner = ScenarioRunner(
+        var runner = ScenarioRunner(
             profile: profile, sizes: try sizes(), modules: module, moduleTaskFolder: moduleTaskFolder,
             moduleAllowedRoots: moduleAllowedRoot, output: output)
+        runner.node = ReplayMeasurement.findNode(core: originalCore, driver: nodeDriver)
         do {
             for each in scenario.scenarios {
                 printError("\(each.rawValue):")
@@ -152,6 +163,7 @@ enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
     case w2 = "W2"
     case w3 = "W3"
     case w4 = "W4"
+    case w5 = "W5"
     case w6 = "W6"
     case all
 

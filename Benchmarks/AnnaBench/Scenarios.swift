@@ -7,6 +7,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w2 = "W2"
     case w3 = "W3"
     case w4 = "W4"
+    case w5 = "W5"
     case w6 = "W6"
 }
 
@@ -31,6 +32,8 @@ struct ScenarioRunner {
     var moduleTaskFolder: String
     var moduleAllowedRoots: [String]
     var output: Output
+    /// W5's comparison with the original core on Node (or why it is skipped).
+    var node: Result<ReplayMeasurement.NodeOriginal, ReplayMeasurement.NodeSkipped> = .failure(.init(description: "not looked for"))
 
     /// Runs `scenario`; its lines go to ``output`` as they are ready.
     func run(_ scenario: Scenario) throws {
@@ -39,6 +42,7 @@ struct ScenarioRunner {
         case .w2: try runW2()
         case .w3: try runW3()
         case .w4: try runW4()
+        case .w5: try runW5()
         case .w6: try runW6()
         }
     }
@@ -197,6 +201,84 @@ struct ScenarioRunner {
         line["calibrationMs"] = .rounded(Stats.median(runs.map { $0.number("calibrationMs") }), 2)
         line["guard"] = ["p50Ms", "p99Ms"]
         output.emit(line)
+    }
+
+    // MARK: - W5
+
+    /// W5: `anna run --tasks` over W1 as an event stream (release binary, results to a file),
+    /// and the original core on Node over the same file, as interleaved pairs; medians.
+    private func runW5() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anna-bench-w5-\(getpid())", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let workload = try awaitWorkload(events: sizes.w1Events, in: folder)
+        let anna = ChildProcess.executableURL.deletingLastPathComponent().appendingPathComponent("anna")
+        guard FileManager.default.isExecutableFile(atPath: anna.path) else {
+            throw BenchError.workspaceFailed(path: anna.path, reason: "no anna binary next to anna-bench: swift build -c release --product anna")
+        }
+        let measurement = ReplayMeasurement(anna: anna, node: node)
+        var annaRuns: [ReplayMeasurement.Run] = []
+        var nodeRuns: [ReplayMeasurement.Run] = []
+        let annaOutput = folder.appendingPathComponent("anna.ndjson")
+        let nodeOutput = folder.appendingPathComponent("node.ndjson")
+        for run in 1...sizes.runs {
+            let annaRun = try measurement.runAnna(workload, output: annaOutput)
+            annaRuns.append(annaRun)
+            var message = "W5 run \(run)/\(sizes.runs): anna \(Output.grouped(Double(workload.lines) / annaRun.seconds)) lines/s"
+            if case let .success(original) = node {
+                let nodeRun = try measurement.runNode(original, workload, output: nodeOutput)
+                nodeRuns.append(nodeRun)
+                guard (try? Data(contentsOf: annaOutput)) == (try? Data(contentsOf: nodeOutput)) else {
+                    throw BenchError.workspaceFailed(path: nodeOutput.path, reason: "the original core's results differ from anna's")
+                }
+                message += ", original core on Node \(Output.grouped(Double(workload.lines) / nodeRun.seconds)) lines/s"
+            }
+            let share = max(annaRun.othersCpuShare, nodeRuns.last?.othersCpuShare ?? 0)
+            output.progress(message + (share > Self.noisyShare ? " (other processes used \(Int((share * 100).rounded()))% of the CPUs)" : ""))
+        }
+        var line = header("W5", "anna-run")
+        let rates = annaRuns.map { Double(workload.lines) / $0.seconds }
+        line["lines"] = .number(Double(workload.lines))
+        line["registrations"] = .number(Double(workload.registrations))
+        line["events"] = .number(Double(workload.events))
+        line["results"] = .number(Double(workload.expected.total))
+        line["seconds"] = .rounded(Stats.median(annaRuns.map(\.seconds)), 4)
+        line["linesPerSecond"] = .rounded(Stats.median(rates))
+        line["cpuSeconds"] = .rounded(Stats.median(annaRuns.map(\.cpuSeconds)), 4)
+        line["runs"] = .number(Double(annaRuns.count))
+        line["median"] = true
+        line["allRuns"] = .array(rates.map { .rounded($0) })
+        switch node {
+        case .success:
+            let nodeRates = nodeRuns.map { Double(workload.lines) / $0.seconds }
+            line["nodeLinesPerSecond"] = .rounded(Stats.median(nodeRates))
+            line["nodeCpuSeconds"] = .rounded(Stats.median(nodeRuns.map(\.cpuSeconds)), 4)
+            line["ratioToNode"] = .rounded(Stats.median(zip(rates, nodeRates).map { $0 / $1 }), 2)
+            line["resultsIdentical"] = true
+        case let .failure(skipped):
+            line["node"] = .string("node comparison skipped: \(skipped)")
+            output.progress("W5: node comparison skipped: \(skipped)")
+        }
+        line["othersCpuShare"] = .rounded((annaRuns + nodeRuns).map(\.othersCpuShare).max() ?? 0, 2)
+        line["guard"] = ["linesPerSecond"]
+        output.emit(line)
+    }
+
+    /// Writes the workload (the recording runs on the manager's own queues).
+    private func awaitWorkload(events: Int, in folder: URL) throws -> ReplayWorkload {
+        let result = Locked<Result<ReplayWorkload, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                let workload = try await ReplayWorkload.write(events: events, in: folder)
+                result.withLock { $0 = .success(workload) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+            done.signal()
+        }
+        done.wait()
+        guard let outcome = result.withLock({ $0 }) else { throw BenchError.workspaceFailed(path: folder.path, reason: "no workload") }
+        return try outcome.get()
     }
 
     // MARK: - Lines

@@ -36,6 +36,11 @@ struct OperationEncoder {
         beginBatch()
     }
 
+    /// Sets the time of the batch's operations encoded without one to `time`.
+    mutating func fillMissingTimes(with time: Double) {
+        for start in batch.starts where batch.numbers[start + 1].isNaN { batch.numbers[start + 1] = time }
+    }
+
     mutating func encode(_ operation: ModuleOperation, time: Double?) {
         switch operation {
         case let .register(id, parent, name, index, namespace, attributes):
@@ -71,18 +76,18 @@ struct OperationEncoder {
         }
     }
 
-    private mutating func beginOperation(_ code: BridgeWire.OperationCode, time: Double?) {
+    mutating func beginOperation(_ code: BridgeWire.OperationCode, time: Double?) {
         batch.starts.append(batch.numbers.count)
         batch.literalStarts.append(batch.literals.count)
         append(code.rawValue)
         append(time ?? .nan)
     }
 
-    private mutating func append(_ number: Double) {
+    mutating func append(_ number: Double) {
         batch.numbers.append(number)
     }
 
-    private mutating func encode(_ id: NodeID) {
+    mutating func encode(_ id: NodeID) {
         if id.keys.isEmpty {
             append(BridgeWire.IDKind.plain.rawValue)
             append(Double(id.owner))
@@ -98,7 +103,7 @@ struct OperationEncoder {
         }
     }
 
-    private mutating func encodeObject(_ value: JSONValue) {
+    mutating func encodeObject(_ value: JSONValue) {
         switch value {
         case let .object(members):
             encodeMembers { body in
@@ -144,15 +149,25 @@ struct OperationEncoder {
     }
 
     /// The index of `text`: interned when short, else a literal of this batch.
-    private mutating func string(_ text: String) -> Int {
+    mutating func string(_ text: String) -> Int {
         guard text.utf8.count <= Self.internLimit else { return literal(text) }
         let (index, isNew) = interned.number(of: text)
         if isNew { batch.newStrings.append(text) }
         return index
     }
 
-    private mutating func literal(_ text: String) -> Int {
+    mutating func literal(_ text: String) -> Int {
         batch.literals.append(text)
         return -batch.literals.count
+    }
+
+    /// The index of the string whose UTF-8 bytes are `bytes` (valid UTF-8), as
+    /// ``string(_:)`` numbers it: interned by its bytes when short, else a literal; a
+    /// `String` is made only for a string new to the table or a literal.
+    mutating func string(utf8 bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes.count <= Self.internLimit else { return literal(String(decoding: bytes, as: UTF8.self)) }
+        let (index, isNew) = interned.number(ofBytes: bytes.assumingMemoryBound(to: UInt8.self))
+        if isNew { batch.newStrings.append(String(decoding: bytes, as: UTF8.self)) }
+        return index
     }
 }

@@ -33,7 +33,8 @@ struct StringInterner {
         return text.withUTF8 { number(ofBytes: $0) }
     }
 
-    private mutating func number(ofBytes text: UnsafeBufferPointer<UInt8>) -> (number: Int, isNew: Bool) {
+    /// The number of the string of UTF-8 bytes `text`, and whether it was new.
+    mutating func number(ofBytes text: UnsafeBufferPointer<UInt8>) -> (number: Int, isNew: Bool) {
         let hash = Self.hash(text)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask

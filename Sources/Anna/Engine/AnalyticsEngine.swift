@@ -40,6 +40,8 @@ public final class AnalyticsEngine {
     var manager: JavaScriptValue
     var bridge: ModuleBridge
     private let decodesResults: Bool
+    /// Where results go as text (``init(configuration:onResultTexts:)``), when they do.
+    private let textOutput: ((ResultTexts) -> Void)?
     /// Encodes the operations given to ``apply(_:onError:)``.
     var encoder = OperationEncoder()
     var encoderTable = StringTableMirror()
@@ -63,11 +65,17 @@ public final class AnalyticsEngine {
     /// Loads the module and constructs its manager; what the engine produces goes to
     /// `output`, synchronously, on the calling thread.
     /// With `decodingResults`, results reach `output` one by one (decoded here, a failure
-    /// reported among the errors); else a batch in which nothing failed arrives undecoded.
-    init(configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void, decodingResults: Bool = false) throws {
+    /// reported among the errors); else a batch in which nothing failed arrives undecoded, or,
+    /// with `texts`, goes to `texts` when its text can be passed on as it is (else it is
+    /// decoded).
+    init(
+        configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void, decodingResults: Bool = false,
+        texts: ((ResultTexts) -> Void)? = nil
+    ) throws {
         self.configuration = configuration
         self.output = output
         decodesResults = decodingResults
+        textOutput = texts
         let modulePath = configuration.moduleURL.standardizedFileURL.path
         runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
         do {
@@ -250,8 +258,14 @@ public final class AnalyticsEngine {
         let nothingFailed = errors.isEmpty && outcome.readFailure == nil
         if outcome.results.text.count <= 2, nothingFailed { return }  // "[]": nothing
         if !decodesResults, nothingFailed {
-            output(.results(outcome.results))
-            return
+            guard let textOutput else {
+                output(.results(outcome.results))
+                return
+            }
+            if let texts = ResultTexts(scanning: outcome.results) {
+                textOutput(texts)
+                return
+            }
         }
         let ordered = errors.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
         var nextError = 0

@@ -2,7 +2,6 @@ import Anna
 import ArgumentParser
 import CoreJS
 import Foundation
-import OrderedCollections
 
 /// `anna run`: prints each result as one line of compact JSON, in order, as it comes.
 struct RunCommand: ParsableCommand {
@@ -48,10 +47,8 @@ struct RunCommand: ParsableCommand {
     var watch = false
 
     func run() throws {
-        let withMeta = meta
-        let (engine, summary) = try StreamReplay.replay(stream, through: module, configure: configureEngine) { result in
-            printOutput(withMeta ? Self.metaLine(for: result) : result.value.jsonText)
-        }
+        let writer = ResultWriter(output: .standardOutput(), meta: meta)
+        let (engine, summary) = try StreamReplay.replay(stream, through: module, configure: configureEngine, writingTo: writer)
         var notes: [String] = []
         if coverage || coverageFile != nil {
             try CoverageOutput.write(engine: engine, to: coverageFile)
@@ -64,15 +61,5 @@ struct RunCommand: ParsableCommand {
     /// `--watch` in the engine's configuration.
     private func configureEngine(_ configuration: inout AnalyticsEngine.Configuration) {
         configuration.watchTasks = watch
-    }
-
-    static func metaLine(for result: AnalyticsResult) -> String {
-        let fields: OrderedDictionary<String, JSONValue> = [
-            "result": result.value,
-            "task": result.meta.map { .string($0.task) } ?? .null,
-            "path": result.meta.map { .string($0.path) } ?? .null,
-            "event": result.meta.map { .string($0.event) } ?? .null,
-        ]
-        return JSONValue.object(fields).jsonText
     }
 }

@@ -135,10 +135,26 @@ struct ModuleOptions: ParsableArguments {
         console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
         onResult: @escaping (AnalyticsResult) -> Void
     ) throws -> AnalyticsEngine {
+        try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0, onResult: onResult) }
+    }
+
+    /// Loads the engine as ``loadEngine(console:configure:onResult:)`` does, handing results
+    /// on as JSON text (for printing them).
+    func loadEngine(
+        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
+        onResultTexts: @escaping (ResultTexts) -> Void
+    ) throws -> AnalyticsEngine {
+        try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0, onResultTexts: onResultTexts) }
+    }
+
+    private func loadEngine(
+        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void,
+        make: (AnalyticsEngine.Configuration) throws -> AnalyticsEngine
+    ) throws -> AnalyticsEngine {
         var configuration = try engineConfiguration(console: console)
         configure(&configuration)
         do {
-            return try AnalyticsEngine(configuration: configuration, onResult: onResult)
+            return try make(configuration)
         } catch let error as AnalyticsError {
             printError("anna: \(error)")
             if let hint = hint(for: error) { printError("anna: \(hint)") }

@@ -41,9 +41,15 @@ final class LineReader {
     /// The next line without its line break (and trailing carriage returns), or `nil` at the
     /// end; the first without a UTF-8 byte order mark.
     func nextLine() -> String? {
+        withNextLine { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the next line's bytes, as ``nextLine()`` cuts it (valid only during
+    /// the call), and returns what it returns; `nil` at the end. No `String` is made.
+    func withNextLine<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
         while true {
-            if let lineBreak = nextLineBreak() { return take(upTo: lineBreak, skipping: 1) }
-            if reachedEnd { return start < end ? take(upTo: end, skipping: 0) : nil }
+            if let lineBreak = nextLineBreak() { return try body(take(upTo: lineBreak, skipping: 1)) }
+            if reachedEnd { return start < end ? try body(take(upTo: end, skipping: 0)) : nil }
             fill()
         }
     }
@@ -71,9 +77,9 @@ final class LineReader {
         return scanned
     }
 
-    /// The text from `start` to `lineEnd` without trailing carriage returns; the next line
-    /// starts `skipping` bytes after `lineEnd`.
-    private func take(upTo lineEnd: Int, skipping: Int) -> String {
+    /// The bytes from `start` to `lineEnd` without trailing carriage returns (valid until the
+    /// buffer is next filled); the next line starts `skipping` bytes after `lineEnd`.
+    private func take(upTo lineEnd: Int, skipping: Int) -> UnsafeRawBufferPointer {
         var textStart = start
         if atStart {
             atStart = false
@@ -81,10 +87,9 @@ final class LineReader {
         }
         var textEnd = lineEnd
         while textEnd > textStart, buffer[textEnd - 1] == 0x0D { textEnd -= 1 }
-        let text = String(decoding: UnsafeRawBufferPointer(rebasing: buffer[textStart..<textEnd]), as: UTF8.self)
         start = lineEnd + skipping
         scanned = start
-        return text
+        return UnsafeRawBufferPointer(rebasing: buffer[textStart..<textEnd])
     }
 
     /// Reads more input after what is buffered (moving it to the front, or growing the

@@ -5,10 +5,20 @@ import CoreJS
 /// Feeds an event stream through an engine, reporting problems on standard error as
 /// `FILE:LINE: message` and going on after core errors.
 ///
-/// Operations go to the engine in batches (``AnalyticsEngine/apply(_:onError:)``, many per
-/// call into JavaScript). A batch is sent when it is full, before a snapshot or a malformed
-/// line is handled, at the end, and whenever the next line has not arrived yet: a live stream
-/// on standard input is answered line by line as it comes.
+/// Lines are decoded straight into the engine's encoded operations (``EventStreamBatch``),
+/// which go to the engine in batches (many per call into JavaScript). A batch is sent when it
+/// is full, before a snapshot or a malformed line is handled, at the end, and whenever the
+/// next line has not arrived yet: a live stream on standard input is answered line by line
+/// as it comes. After each batch, and before each message, ``flushResults`` lets the results
+/// printed so far leave, so they keep their order with the messages.
+///
+/// To replay one session into a file (as `anna run` does into standard output):
+///
+/// ```swift
+/// let writer = ResultWriter(output: OutputBuffer(descriptor: fd, name: path), meta: false)
+/// let engine = try module.loadEngine(console: console, onResultTexts: writer.write)
+/// let summary = StreamReplay.run(reader, through: engine, writingTo: writer, keepGoing: false, progress: progress)
+/// ```
 struct StreamReplay {
     /// What happened during a replay.
     struct Summary {
@@ -26,7 +36,7 @@ struct StreamReplay {
 
     /// Operations read but not sent yet, with the line each came from.
     private struct Batch {
-        var operations: [TimedOperation] = []
+        var operations = EventStreamBatch()
         var lines: [Int] = []
     }
 
@@ -36,9 +46,11 @@ struct StreamReplay {
     /// The progress line; every message to standard error goes through it.
     let progress: ProgressReporter
     let resultCount: () -> Int
+    /// Writes the results printed so far (after each batch, before each message).
+    var flushResults: () -> Void = {}
 
     /// Loads the module (its configuration changed by `configure`), then replays the whole
-    /// stream through it; `onResult` sees each result as it comes.
+    /// stream through it; `onResult` sees each result, decoded, as it comes.
     static func replay(
         _ stream: StreamOptions, through module: ModuleOptions, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
         onResult: @escaping (AnalyticsResult) -> Void
@@ -55,14 +67,45 @@ struct StreamReplay {
         return (engine, replay.run())
     }
 
+    /// Loads the module (its configuration changed by `configure`), then replays the whole
+    /// stream through it, printing each result into `writer` as the engine wrote it.
+    static func replay(
+        _ stream: StreamOptions, through module: ModuleOptions, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
+        writingTo writer: ResultWriter
+    ) throws -> (engine: AnalyticsEngine, summary: Summary) {
+        let progress = ProgressReporter()
+        let console = try stream.makeConsole(standardError: progress)
+        let engine = try module.loadEngine(console: console, configure: configure, onResultTexts: writer.write)
+        let reader = try stream.openStream()
+        return (engine, run(reader, through: engine, writingTo: writer, keepGoing: stream.keepGoing, progress: progress))
+    }
+
+    /// Replays one stream through `engine` (made to write its results into `writer`), with
+    /// messages through `progress`, and flushes `writer` at the end. The reusable core of
+    /// `anna run`: one session, one output.
+    static func run(
+        _ reader: LineReader, through engine: AnalyticsEngine, writingTo writer: ResultWriter, keepGoing: Bool,
+        progress: ProgressReporter
+    ) -> Summary {
+        let start = writer.count
+        var replay = StreamReplay(engine: engine, reader: reader, keepGoing: keepGoing, progress: progress) { writer.count - start }
+        replay.flushResults = writer.flush
+        return replay.run()
+    }
+
     /// Runs the whole stream.
     func run() -> Summary {
         var summary = Summary()
         var batch = Batch()
-        defer { progress.clear() }
-        while let line = reader.nextLine() {
+        defer {
+            flushResults()
+            progress.clear()
+        }
+        while let goesOn = reader.withNextLine({ line in
             summary.lines += 1
-            guard handle(line, batch: &batch, summary: &summary) else { break }
+            return handle(line, batch: &batch, summary: &summary)
+        }) {
+            guard goesOn else { break }
             if batch.operations.count >= AnalyticsEngine.maximumBatchSize || !reader.hasLineReady { send(&batch, summary: &summary) }
         }
         send(&batch, summary: &summary)
@@ -71,11 +114,10 @@ struct StreamReplay {
     }
 
     /// Queues the line's operation or runs its snapshot; `false` when a malformed line stops the replay.
-    private func handle(_ line: String, batch: inout Batch, summary: inout Summary) -> Bool {
-        let record: EventStream.Record
+    private func handle(_ line: UnsafeRawBufferPointer, batch: inout Batch, summary: inout Summary) -> Bool {
+        let entry: EventStreamBatch.Entry
         do {
-            guard let parsed = try EventStream.parse(line: line) else { return true }
-            record = parsed
+            entry = try batch.operations.add(line: line)
         } catch {
             send(&batch, summary: &summary)  // so that messages stay in line order
             writeMessage(about: summary.lines, "\(error)")
@@ -86,19 +128,20 @@ struct StreamReplay {
             summary.stopped = true
             return false
         }
-        switch record.command {
-        case let .operation(operation):
+        switch entry {
+        case .operation:
             summary.operations += 1
-            batch.operations.append(TimedOperation(operation, time: record.time))
             batch.lines.append(summary.lines)
         case .snapshot:
             send(&batch, summary: &summary)
             do {
-                progress.writeLine(try engine.snapshot(format: .markup))
+                let snapshot = try engine.snapshot(format: .markup)
+                flushResults()
+                progress.writeLine(snapshot)
             } catch {
                 report(error, line: summary.lines, summary: &summary)
             }
-        case .version:
+        case .version, .nothing:
             break
         }
         return true
@@ -106,13 +149,13 @@ struct StreamReplay {
 
     /// Sends the batch to the engine, reporting each failure with its line, and empties it.
     private func send(_ batch: inout Batch, summary: inout Summary) {
-        guard !batch.operations.isEmpty else { return }
+        guard batch.operations.count > 0 else { return }
         let lines = batch.lines
-        engine.apply(batch.operations) { position, error in
+        engine.apply(&batch.operations) { position, error in
             report(error, line: lines[position], summary: &summary)
         }
-        batch.operations.removeAll(keepingCapacity: true)
         batch.lines.removeAll(keepingCapacity: true)
+        flushResults()
         progress.update(lines: summary.lines, events: summary.operations, results: resultCount())
     }
 
@@ -131,6 +174,7 @@ struct StreamReplay {
         if !summary.showedAccessHint, let exception = (error as? AnalyticsError)?.exception,
             let hint = ModuleOptions.accessHint(for: exception)
         {
+            flushResults()
             progress.writeLine("anna: \(hint)")
             summary.showedAccessHint = true
         }
@@ -139,6 +183,7 @@ struct StreamReplay {
     /// Prints `FILE:LINE: message` on one line, with what the message quotes from the stream
     /// (names, paths, thrown messages) made visible: no control or invisible character raw.
     private func writeMessage(about line: Int, _ message: String) {
+        flushResults()
         progress.writeLine("\(reader.name):\(line): \(VisibleText(message, limit: .max))")
     }
 

@@ -1,0 +1,56 @@
+import CoreJS
+
+/// Results as JSON text, each exactly as ``JSONValue/jsonText`` writes its value: what a
+/// replay prints, passed on from the text JavaScript wrote without decoding it.
+///
+/// An engine made with ``AnalyticsEngine/init(configuration:onResultTexts:)`` hands them
+/// over a batch at a time, or one at a time between the errors of a batch in which
+/// something failed.
+///
+/// ```swift
+/// texts.forEachResult { json, meta in output.append(json); output.append(newline) }
+/// ```
+public struct ResultTexts: Sendable {
+    private enum Storage: Sendable {
+        case batch(text: [UInt8], elements: [ResultTextScanner.Element], metas: [ResultMeta])
+        case single(AnalyticsResult)
+    }
+
+    private let storage: Storage
+
+    /// The results of a batch, when their text can be passed on as it is.
+    init?(scanning results: PendingResults) {
+        guard let elements = results.text.withUnsafeBytes({ ResultTextScanner.scan($0) }) else { return nil }
+        storage = .batch(text: results.text, elements: elements, metas: results.metas)
+    }
+
+    /// One decoded result.
+    init(_ result: AnalyticsResult) {
+        storage = .single(result)
+    }
+
+    /// How many results there are.
+    public var count: Int {
+        switch storage {
+        case let .batch(_, elements, _): return elements.count
+        case .single: return 1
+        }
+    }
+
+    /// Calls `body` with each result's value as JSON text (UTF-8, valid only during the
+    /// call) and its meta, in order.
+    public func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?) -> Void) {
+        switch storage {
+        case let .batch(text, elements, metas):
+            text.withUnsafeBytes { bytes in
+                for element in elements {
+                    let meta = element.metaID >= 0 && element.metaID < metas.count ? metas[element.metaID] : nil
+                    body(UnsafeRawBufferPointer(rebasing: bytes[element.value]), meta)
+                }
+            }
+        case let .single(result):
+            var json = result.value.jsonText
+            json.withUTF8 { body(UnsafeRawBufferPointer($0), result.meta) }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Bytes for a file descriptor (standard output, a file), gathered and written in large
+/// writes: one `write` per ``flush()`` (or per ``capacity`` bytes), not one per line.
+///
+/// Whoever fills it decides when the bytes must leave (``flush()``): a replay flushes after
+/// each batch of operations and before each message on standard error, so a live stream is
+/// answered as it comes and the two outputs keep their order.
+final class OutputBuffer {
+    /// Bytes gathered before they are written whether or not a flush was asked for.
+    static let capacity = 1 << 18
+
+    private let descriptor: Int32
+    private let name: String
+    private var bytes: [UInt8] = []
+    /// The first write error; nothing is written after it.
+    private(set) var failure: String?
+
+    /// A buffer for `descriptor`, named `name` in messages (`standard output`).
+    init(descriptor: Int32, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+        bytes.reserveCapacity(Self.capacity + 4_096)
+    }
+
+    /// Standard output.
+    static func standardOutput() -> OutputBuffer {
+        OutputBuffer(descriptor: STDOUT_FILENO, name: "standard output")
+    }
+
+    /// Appends `data`.
+    func append(_ data: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: data)
+        if bytes.count >= Self.capacity { flush() }
+    }
+
+    /// Appends the UTF-8 bytes of `text`.
+    func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends one byte.
+    func append(byte: UInt8) {
+        bytes.append(byte)
+    }
+
+    /// Writes everything gathered. A write error is reported once on standard error (and
+    /// kept in ``failure``); what is gathered after it is dropped.
+    func flush() {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        guard failure == nil, !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { data in
+            var offset = 0
+            while offset < data.count, let base = data.baseAddress {
+                let written = write(descriptor, base + offset, data.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    let reason = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
+                    failure = reason
+                    printError("anna: cannot write the results to \(name): \(reason)")
+                    return
+                }
+            }
+        }
+    }
+}
