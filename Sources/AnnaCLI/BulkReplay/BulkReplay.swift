@@ -24,10 +24,11 @@ struct BulkReplay: Sendable {
     func run() throws -> [SessionRecord] {
         let shared = SharedProgress(count: sessions.count)
         let standardOutput = StandardOutputWriter()
+        let lineMessages = ProgressReporter(enabled: false)
         let replay = self
         let workers = (0..<max(1, min(jobs, sessions.count))).map { _ in
             let worker = Thread {
-                replay.work(shared: shared, standardOutput: standardOutput)
+                replay.work(shared: shared, standardOutput: standardOutput, lineMessages: lineMessages)
                 shared.workerDone()
             }
             worker.stackSize = 8 << 20  // like the main thread's: deep trees recurse in JavaScript
@@ -40,8 +41,9 @@ struct BulkReplay: Sendable {
     }
 
     /// Replays session after session until none is left (or the journal failed).
-    fileprivate func work(shared: SharedProgress, standardOutput: StandardOutputWriter) {
-        let replayer = SessionReplayer(configuration: configuration, settings: settings, messages: messages, console: console)
+    fileprivate func work(shared: SharedProgress, standardOutput: StandardOutputWriter, lineMessages: ProgressReporter) {
+        let replayer = SessionReplayer(
+            configuration: configuration, settings: settings, messages: messages, lineMessages: lineMessages, console: console)
         while let position = shared.next() {
             let session = sessions[position]
             let record: SessionRecord
@@ -50,7 +52,7 @@ struct BulkReplay: Sendable {
                     if let outputFolder {
                         try SessionFileOutput(folder: outputFolder, session: session.name)
                     } else {
-                        SessionStandardOutput(writer: standardOutput)
+                        try SessionStandardOutput(writer: standardOutput, tag: settings.meta && settings.tagSession ? session.name : nil)
                     }
                 record = replayer.replay(session, into: output)
             } catch {

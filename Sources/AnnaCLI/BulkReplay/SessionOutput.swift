@@ -1,11 +1,14 @@
 import CoreJS
 import Foundation
 
-/// Where one session's result lines go while it replays. Nothing of a session reaches its
-/// destination before it is done: a failed session leaves no output.
+/// Where one session's result lines go while it replays: a file descriptor the session's
+/// ``ResultWriter`` writes into. Nothing of a session reaches its destination before it is
+/// done: a failed session leaves no output.
 protocol SessionOutput: AnyObject {
-    /// Adds one result line (without its line break).
-    func append(_ line: String) throws
+    /// The descriptor the session's results are written to.
+    var descriptor: Int32 { get }
+    /// The descriptor's name in messages.
+    var name: String { get }
     /// Makes the output final; returns its size in bytes.
     func commit() throws -> Int
     /// Drops what was written.
@@ -15,18 +18,21 @@ protocol SessionOutput: AnyObject {
 /// Why an output cannot be written.
 struct SessionOutputError: Error, CustomStringConvertible {
     var description: String
+
+    /// The error of a failed call on `path`, with `errno`'s text.
+    static func failed(_ what: String, _ path: String, errorNumber: Int32 = errno) -> SessionOutputError {
+        SessionOutputError(description: "cannot \(what) \(path): \(String(cString: strerror(errorNumber)))")
+    }
 }
 
-/// `DIR/<session>.ndjson`: written to `DIR/.<session>.ndjson.partial` in large writes, synced
-/// and renamed into place when the session is done, so the file is either complete or absent.
+/// `DIR/<session>.ndjson`: written to `DIR/.<session>.ndjson.partial`, synced and renamed
+/// into place when the session is done, so the file is either complete or absent.
 final class SessionFileOutput: SessionOutput {
+    let descriptor: Int32
+    var name: String { partialPath }
     let finalPath: String
     private let partialPath: String
-    private let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private var size = 0
     private var closed = false
-    private static let flushSize = 1 << 16
 
     /// Creates the partial file.
     /// - Throws: ``SessionOutputError`` when it cannot be created.
@@ -34,41 +40,29 @@ final class SessionFileOutput: SessionOutput {
         finalPath = folder + "/" + session + ".ndjson"
         partialPath = folder + "/." + session + ".ndjson.partial"
         descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw SessionOutputError(description: "cannot write \(partialPath): \(String(cString: strerror(errno)))")
-        }
-        buffer.reserveCapacity(Self.flushSize + 4096)
+        guard descriptor >= 0 else { throw SessionOutputError.failed("write", partialPath) }
     }
 
     deinit {
-        if !closed {
-            close(descriptor)
-            unlink(partialPath)
-        }
-    }
-
-    func append(_ line: String) throws {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(0x0A)
-        if buffer.count >= Self.flushSize { try flush() }
+        discard()
     }
 
     func commit() throws -> Int {
-        try flush()
         closed = true
-        let synced = fsync(descriptor) == 0
+        let size = lseek(descriptor, 0, SEEK_CUR)
+        let synced = size >= 0 && fsync(descriptor) == 0
         let error = errno
         close(descriptor)
         guard synced else {
             unlink(partialPath)
-            throw SessionOutputError(description: "cannot write \(partialPath): \(String(cString: strerror(error)))")
+            throw SessionOutputError.failed("write", partialPath, errorNumber: error)
         }
         guard rename(partialPath, finalPath) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = SessionOutputError.failed("rename \(partialPath) to", finalPath)
             unlink(partialPath)
-            throw SessionOutputError(description: "cannot rename \(partialPath) to \(finalPath): \(reason)")
+            throw error
         }
-        return size
+        return Int(size)
     }
 
     func discard() {
@@ -77,47 +71,64 @@ final class SessionFileOutput: SessionOutput {
         close(descriptor)
         unlink(partialPath)
     }
-
-    private func flush() throws {
-        var written = 0
-        while written < buffer.count {
-            let count = buffer[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SessionOutputError(description: "cannot write \(partialPath): \(String(cString: strerror(errno)))")
-            }
-            written += count
-        }
-        size += buffer.count
-        buffer.removeAll(keepingCapacity: true)
-    }
 }
 
-/// `--meta` without `--out`: the session's tagged lines, kept in memory and written to
-/// standard output in one piece when the session is done (so sessions replayed in parallel
-/// never interleave their lines).
+/// Standard output (without `--out`): the session's lines gather in an unnamed temporary
+/// file and go to standard output in one piece when the session is done (so sessions
+/// replayed in parallel never interleave their lines); with `tag`, each line
+/// `{"result":…}` becomes `{"session":TAG,"result":…}`.
 final class SessionStandardOutput: SessionOutput {
-    private var text = ""
+    let descriptor: Int32
+    let name = "a temporary file"
+    private let file: UnsafeMutablePointer<FILE>
     private let writer: StandardOutputWriter
+    private let tag: [UInt8]?
 
-    init(writer: StandardOutputWriter) {
+    /// - Throws: ``SessionOutputError`` when no temporary file can be made.
+    init(writer: StandardOutputWriter, tag session: String?) throws {
+        guard let file = tmpfile() else { throw SessionOutputError.failed("create", "a temporary file (TMPDIR)") }
+        self.file = file
+        descriptor = fileno(file)
         self.writer = writer
+        tag = session.map { Array(#"{"session":\#(JSONValue.string($0).jsonText),"#.utf8) }
     }
 
-    func append(_ line: String) throws {
-        text += line
-        text += "\n"
+    deinit {
+        fclose(file)
     }
 
     func commit() throws -> Int {
-        let size = text.utf8.count
+        let size = lseek(descriptor, 0, SEEK_CUR)
+        guard size >= 0, lseek(descriptor, 0, SEEK_SET) == 0 else { throw SessionOutputError.failed("read", name) }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { throw SessionOutputError.failed("read", name) }
+            offset += count
+        }
+        let text = tag.map { Self.tagging(bytes, with: $0) } ?? bytes
         writer.write(text)
-        text = ""
-        return size
+        return text.count
     }
 
-    func discard() {
-        text = ""
+    func discard() {}
+
+    /// `lines` with `tag` in place of each line's opening brace.
+    private static func tagging(_ lines: [UInt8], with tag: [UInt8]) -> [UInt8] {
+        var tagged: [UInt8] = []
+        tagged.reserveCapacity(lines.count + lines.count / 8)
+        var lineStart = true
+        for byte in lines {
+            if lineStart, byte == UInt8(ascii: "{") {
+                tagged.append(contentsOf: tag)
+            } else {
+                tagged.append(byte)
+            }
+            lineStart = byte == UInt8(ascii: "\n")
+        }
+        return tagged
     }
 }
 
@@ -125,9 +136,9 @@ final class SessionStandardOutput: SessionOutput {
 final class StandardOutputWriter: Sendable {
     private let lock = Locked(())
 
-    /// Writes `text` to standard output in one piece.
-    func write(_ text: String) {
-        lock.withLock { _ in FileHandle.standardOutput.write(Data(text.utf8)) }
+    /// Writes `bytes` to standard output in one piece.
+    func write(_ bytes: [UInt8]) {
+        lock.withLock { _ in FileHandle.standardOutput.write(Data(bytes)) }
     }
 }
 
