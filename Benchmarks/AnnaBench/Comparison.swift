@@ -19,7 +19,7 @@ struct Comparison {
     /// The rules, by figure name; a guarded figure without one counts as lower-is-better.
     static let rules: [String: Rule] = [
         "eventsPerSecond": Rule(higherIsBetter: true, slack: 0),
-        "sessionsPerSecond": Rule(higherIsBetter: true, slack: 0),
+        "sessionsPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
         "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2),
         "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
         "rssRatio": Rule(higherIsBetter: false, slack: 0),

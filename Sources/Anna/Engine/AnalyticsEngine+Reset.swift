@@ -47,10 +47,13 @@ extension AnalyticsEngine {
                     operation: operation,
                     .typeMismatch("a script made changes that cannot be undone (\(listed)); a fresh engine is needed"))
             }
-            bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug)
+            bridge = try ModuleBridge(context: runtime.context, debug: configuration.debug, reusing: bridge.scripts)
         } catch let error as JavaScriptError {
             throw AnalyticsError.operationFailed(operation: operation, error)
         }
+        // From now on the module and its task files run again on the functions compiled for
+        // them before (the JIT's work kept; see CommonJSRuntime.reusesCompiledModules).
+        runtime.reusesCompiledModules = true
         manager = try Self.constructManager(at: configuration.moduleURL.standardizedFileURL.path, in: runtime, bridge: bridge)
         encoder = OperationEncoder()
         encoderTable = StringTableMirror()

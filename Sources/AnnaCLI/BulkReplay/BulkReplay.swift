@@ -50,7 +50,7 @@ struct BulkReplay: Sendable {
             do {
                 let output: any SessionOutput =
                     if let outputFolder {
-                        try SessionFileOutput(folder: outputFolder, session: session.name)
+                        try SessionFileOutput(folder: outputFolder, session: session.name, sync: settings.sync)
                     } else {
                         try SessionStandardOutput(writer: standardOutput, tag: settings.meta && settings.tagSession ? session.name : nil)
                     }

@@ -56,21 +56,25 @@ struct SessionRecord: Sendable, Equatable {
     }
 }
 
-/// The journal of a run: one line of JSON per finished session (done or failed), appended and
-/// synced to disk as each finishes, so that after a crash or a kill `--resume` knows which
-/// sessions are done. A later line for the same session replaces an earlier one.
+/// The journal of a run: one line of JSON per finished session (done or failed), appended as
+/// each finishes (after its output is in place), so that after a kill `--resume` knows which
+/// sessions are done; with `sync`, each line is synced to disk too, for machine crashes. A
+/// later line for the same session replaces an earlier one.
 final class ReplayJournal: @unchecked Sendable {
     /// The file name inside `--out DIR`.
     static let fileName = ".anna-replay-journal.ndjson"
 
     let path: String
     private let descriptor: Int32
+    private let sync: Bool
     private let lock = Locked(())
 
-    /// Opens `path` for appending (created when missing); with `truncating`, empties it first.
+    /// Opens `path` for appending (created when missing); with `truncating`, empties it first;
+    /// with `sync`, each line is synced to disk before ``append(_:)`` returns.
     /// - Throws: ``ReplayJournalError``.
-    init(path: String, truncating: Bool) throws {
+    init(path: String, truncating: Bool, sync: Bool = false) throws {
         self.path = path
+        self.sync = sync
         let flags = O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (truncating ? O_TRUNC : 0)
         descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw ReplayJournalError.cannotOpen(path, reason: String(cString: strerror(errno))) }
@@ -78,7 +82,7 @@ final class ReplayJournal: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends `record` as one line and syncs it to disk.
+    /// Appends `record` as one line (and syncs it, with `sync`).
     /// - Throws: ``ReplayJournalError/cannotWrite(_:reason:)``.
     func append(_ record: SessionRecord) throws {
         let bytes = Array((record.json.jsonText + "\n").utf8)
@@ -92,7 +96,7 @@ final class ReplayJournal: @unchecked Sendable {
                 }
                 written += count
             }
-            guard fsync(descriptor) == 0 else { throw ReplayJournalError.cannotWrite(path, reason: String(cString: strerror(errno))) }
+            guard !sync || fsync(descriptor) == 0 else { throw ReplayJournalError.cannotWrite(path, reason: String(cString: strerror(errno))) }
         }
     }
 

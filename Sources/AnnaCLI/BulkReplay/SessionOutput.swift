@@ -25,18 +25,21 @@ struct SessionOutputError: Error, CustomStringConvertible {
     }
 }
 
-/// `DIR/<session>.ndjson`: written to `DIR/.<session>.ndjson.partial`, synced and renamed
-/// into place when the session is done, so the file is either complete or absent.
+/// `DIR/<session>.ndjson`: written to `DIR/.<session>.ndjson.partial` and renamed into place
+/// when the session is done (synced first with `sync`), so the file is either complete or
+/// absent.
 final class SessionFileOutput: SessionOutput {
     let descriptor: Int32
     var name: String { partialPath }
     let finalPath: String
     private let partialPath: String
+    private let sync: Bool
     private var closed = false
 
     /// Creates the partial file.
     /// - Throws: ``SessionOutputError`` when it cannot be created.
-    init(folder: String, session: String) throws {
+    init(folder: String, session: String, sync: Bool) throws {
+        self.sync = sync
         finalPath = folder + "/" + session + ".ndjson"
         partialPath = folder + "/." + session + ".ndjson.partial"
         descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -50,7 +53,7 @@ final class SessionFileOutput: SessionOutput {
     func commit() throws -> Int {
         closed = true
         let size = lseek(descriptor, 0, SEEK_CUR)
-        let synced = size >= 0 && fsync(descriptor) == 0
+        let synced = size >= 0 && (!sync || fsync(descriptor) == 0)
         let error = errno
         close(descriptor)
         guard synced else {

@@ -28,6 +28,8 @@ final class SessionReplayer {
         var sessionTimeout: Double?
         /// A new engine for every session instead of a reset one.
         var freshEngines = false
+        /// Each output synced to disk before it is renamed into place (`--sync`).
+        var sync = false
     }
 
     private let configuration: AnalyticsEngine.Configuration

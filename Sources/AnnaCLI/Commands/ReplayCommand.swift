@@ -68,7 +68,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         name: .customLong("session-timeout"),
-        help: ArgumentHelp("Fail a session that runs longer than this (checked between batches of operations).", valueName: "seconds"))
+        help: ArgumentHelp("Fail a session that runs longer than this (checked every 256 lines).", valueName: "seconds"))
     var sessionTimeout: Double?
 
     @Flag(help: "Skip the sessions the journal lists as done (with complete output); replay the rest.")
@@ -101,6 +101,13 @@ struct ReplayCommand: ParsableCommand {
 
     @Flag(name: .customLong("fresh-engines"), help: "Make a new engine for every session instead of resetting one (slower; the same results).")
     var freshEngines = false
+
+    @Flag(
+        help: """
+            Sync each session's output and journal line to disk before going on, so a machine crash loses \
+            no session recorded as done (slower on a busy disk; a killed run loses nothing without it).
+            """)
+    var sync = false
 
     func validate() throws {
         guard out != nil || meta else {
@@ -158,7 +165,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let openedJournal: ReplayJournal?
         do {
-            openedJournal = try journalPath.map { try ReplayJournal(path: $0, truncating: !resume) }
+            openedJournal = try journalPath.map { try ReplayJournal(path: $0, truncating: !resume, sync: sync) }
         } catch {
             printError("anna: \(error)")
             throw ExitCodes.cannotCreate
@@ -192,7 +199,7 @@ struct ReplayCommand: ParsableCommand {
 
         let settings = SessionReplayer.Settings(
             keepGoing: keepGoing, strict: strict, meta: meta, tagSession: out == nil, sessionTimeout: sessionTimeout,
-            freshEngines: freshEngines)
+            freshEngines: freshEngines, sync: sync)
         let replay = BulkReplay(
             sessions: pending, jobs: jobs, configuration: configuration, settings: settings, outputFolder: out,
             journal: openedJournal, messages: messages, console: consoleSink)
