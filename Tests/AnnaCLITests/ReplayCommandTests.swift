@@ -8,7 +8,8 @@ import Testing
 struct ReplayCommandTests {
     /// A task folder whose every channel of state could leak from one session to the next:
     /// a module-level counter, a required helper's counter, a global, a method added to a
-    /// built-in prototype, and a built-in replaced.
+    /// built-in prototype, a built-in replaced, and the module's own function (reused, with
+    /// its compiled code, from session to session).
     static let leakyTasks: [String: String] = [
         "task/index.js": """
         let counter = 0;
@@ -17,8 +18,10 @@ struct ReplayCommandTests {
         Array.prototype.leaked = (Array.prototype.leaked || 0) + 1;
         const original = Math.max;
         Math.max = function () { return original.apply(Math, arguments) + 1000; };
+        const wrapper = arguments.callee;
+        wrapper.runs = (wrapper.runs || 0) + 1;
         match('screen/tap', (n) => ({ counter: ++counter, helper: helper.next(), loads: globalThis.loads,
-          leaked: Array.prototype.leaked, max: Math.max(1, 2), n: n.latestEvent().attributes.n }));
+          leaked: Array.prototype.leaked, max: Math.max(1, 2), runs: wrapper.runs || 0, n: n.latestEvent().attributes.n }));
         """,
         "task/helper.js": "let calls = 0;\nexports.next = () => ++calls;\n",
     ]
@@ -56,7 +59,7 @@ struct ReplayCommandTests {
             let name = "s0\(index)"
             let alone = try Self.runAlone(workspace.file("sessions/\(name).ndjson"), tasks: workspace.file("task"))
             #expect(try workspace.read("out/\(name).ndjson") == alone)
-            #expect(alone.contains(#""loads":1,"leaked":1,"max":2"#))
+            #expect(alone.contains(#""loads":1,"leaked":1,"max":2,"runs":0"#))
             #expect(alone.split(separator: "\n").count == index + 1)
         }
         // The same with a fresh engine per session.

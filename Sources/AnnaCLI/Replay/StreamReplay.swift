@@ -48,7 +48,7 @@ struct StreamReplay {
     let resultCount: () -> Int
     /// Writes the results printed so far (after each batch, before each message).
     var flushResults: () -> Void = {}
-    /// Asked every ``stopCheckLines`` lines whether to stop there (a deadline), or `nil`.
+    /// Asked every ``stopCheckLines`` lines, and at the end, whether to stop (a deadline).
     var shouldStop: (() -> Bool)?
     static let stopCheckLines = 256
 
@@ -110,13 +110,14 @@ struct StreamReplay {
             return handle(line, batch: &batch, summary: &summary)
         }) {
             guard goesOn else { break }
-            if let shouldStop, summary.lines % Self.stopCheckLines == 0, shouldStop() {
+            if batch.operations.count >= AnalyticsEngine.maximumBatchSize || !reader.hasLineReady { send(&batch, summary: &summary) }
+            if summary.lines % Self.stopCheckLines == 0, shouldStop?() == true {
                 summary.stopped = true
                 break
             }
-            if batch.operations.count >= AnalyticsEngine.maximumBatchSize || !reader.hasLineReady { send(&batch, summary: &summary) }
         }
         send(&batch, summary: &summary)
+        if !summary.stopped, shouldStop?() == true { summary.stopped = true }
         summary.results = resultCount()
         return summary
     }

@@ -46,10 +46,11 @@ public final class CommonJSRuntime {
     private var resolver: ModuleResolver
     private var makeRequire: JavaScriptValue!
     /// Whether a module required again with the same source gets the function compiled for
-    /// it before (frozen, with its prototype, so it holds no state of its own), instead of
-    /// a new one: each run of the module still has its own `module`, `exports` and
-    /// variables, and its code keeps what the JIT compiled. For hosts that empty the module
-    /// cache and load the same modules again and again.
+    /// it before instead of a new one: each run of the module still has its own `module`,
+    /// `exports` and variables, and its code keeps what the JIT compiled. For hosts that
+    /// empty the module cache and load the same modules again and again. (A module's
+    /// function is frozen, with its prototype, either way, so it holds no state of its own:
+    /// sloppy code reaches it as `arguments.callee`.)
     public var reusesCompiledModules = false
     /// The functions compiled per module path, with the source they were compiled from.
     private var compiledModules: [String: (source: String, function: JavaScriptValue)] = [:]
@@ -157,11 +158,9 @@ public final class CommonJSRuntime {
                 let body = Self.scriptBody(source)
                 do {
                     let function = try runtime.context.compileFunction(parameters: Self.moduleParameters, body: body, sourceURL: path)
-                    if runtime.reusesCompiledModules {
-                        _ = try runtime.freeze.call([function])
-                        _ = try runtime.freeze.call([try function.property("prototype")])
-                        runtime.compiledModules[path] = (source, function)
-                    }
+                    _ = try runtime.freeze.call([function])
+                    _ = try runtime.freeze.call([try function.property("prototype")])
+                    if runtime.reusesCompiledModules { runtime.compiledModules[path] = (source, function) }
                     return function
                 } catch let JavaScriptError.exception(exception) where exception.name == "SyntaxError" {
                     // Only when the engine stumbled on the keyword: a real error elsewhere in a
