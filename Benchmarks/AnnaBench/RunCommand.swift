@@ -15,7 +15,8 @@ struct RunCommand: AsyncParsableCommand {
             W1 standard throughput, W2 scale (tree sizes, pattern counts, registration and
             memory per node), W3 soak (memory while screens come and go), W4 latency at a
             fixed rate, W5 `anna run` replaying W1 as an event stream (against the original
-            core on Node when it is there). Each measurement runs in a child process (`anna-bench measure`).
+            core on Node when it is there), W6 `anna replay` of many sessions (1 and 2 jobs, and
+            the engine cost per session). Each measurement runs in a child process (`anna-bench measure`).
 
             Examples:
               anna-bench --scenario W1 --events 200000 --runs 3

@@ -82,7 +82,8 @@ final class ModuleBridge {
     /// - Throws: ``JavaScriptError`` when the script is missing or does not install.
     init(context: JavaScriptContext, debug: Bool, reusing reused: Scripts? = nil) throws {
         self.context = context
-        scripts = try reused
+        scripts =
+            try reused
             ?? Scripts(
                 install: context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL),
                 makeGuard: context.evaluate(try Self.guardSource.get(), sourceURL: Self.guardSourceURL))
