@@ -14,6 +14,6 @@ struct AnnaBench: AsyncParsableCommand {
         commandName: "anna-bench",
         abstract: "Measure Anna's host path: W1 throughput, W2 scale, W3 soak, W4 latency.",
         discussion: "See Benchmarks/README.md. Build in release: swift build -c release --product anna-bench.",
-        subcommands: [RunCommand.self, CompareCommand.self, MeasureCommand.self, WorkloadCommand.self],
+        subcommands: [RunCommand.self, CompareCommand.self, MeasureCommand.self, MeasureBulkCommand.self, WorkloadCommand.self],
         defaultSubcommand: RunCommand.self)
 }

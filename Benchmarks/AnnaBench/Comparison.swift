@@ -22,6 +22,9 @@ struct Comparison {
         // W5: lines per CPU second of `anna run`, and Node's CPU time over anna's (pairs).
         "linesPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
         "cpuRatioToNode": Rule(higherIsBetter: true, slack: 0),
+        // W6: sessions per CPU second of `anna replay`, and the cost of an engine reset.
+        "sessionsPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
+        "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2),
         "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
         "rssRatio": Rule(higherIsBetter: false, slack: 0),
         // Sub-millisecond latencies on a shared 2-core machine: the median moves between 0.04

@@ -77,6 +77,21 @@ final class Output {
                 details += "; " + skipped
             }
             return [scenario, variant, grouped(line.number("linesPerSecond")) + " lines/s", details]
+        case "W6" where variant == "engine-cost":
+            return [
+                scenario, variant, "reset " + milliseconds(line.number("resetEngineMs")),
+                "fresh engine \(milliseconds(line.number("freshEngineMs"))); a small session after a reset "
+                    + "\(milliseconds(line.number("sessionAfterResetMs"))) (its task file loaded again); median of "
+                    + "\(grouped(line.number("engines")))",
+            ]
+        case "W6":
+            var details =
+                "\(grouped(line.number("sessionsPerCpuSecond"))) per CPU second; \(grouped(line.number("sessions"))) sessions × "
+                + "\(grouped(line.number("eventsPerSession"))) events, median of \(Int(line.number("runs")))"
+            if let speedup = line["speedupOverOneJob"]?.numberValue {
+                details += String(format: "; %.2f× one job (median of interleaved pairs)", speedup)
+            }
+            return [scenario, variant, grouped(line.number("sessionsPerSecond")) + " sessions/s", details]
         case "W3":
             let samples = line["rssSamplesMB"]?.arrayValue?.compactMap(\.numberValue) ?? []
             return [

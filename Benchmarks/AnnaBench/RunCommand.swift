@@ -15,7 +15,8 @@ struct RunCommand: AsyncParsableCommand {
             W1 standard throughput, W2 scale (tree sizes, pattern counts, registration and
             memory per node), W3 soak (memory while screens come and go), W4 latency at a
             fixed rate, W5 `anna run` replaying W1 as an event stream (against the original
-            core on Node when it is there). Each measurement runs in a child process (`anna-bench measure`).
+            core on Node when it is there), W6 `anna replay` of many sessions (1 and 2 jobs, and
+            the engine cost per session). Each measurement runs in a child process (`anna-bench measure`).
 
             Examples:
               anna-bench --scenario W1 --events 200000 --runs 3
@@ -26,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Sizes: full (default; the issue's sizes) or quick (the baseline's).")
     var profile: Profile = .full
 
-    @Option(help: "W1, W2, W3, W4, W5 or all.")
+    @Option(help: "W1, W2, W3, W4, W5, W6 or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Runs of W1, of each W2 variant and of W4; the median is reported (both profiles: 5).")
@@ -164,6 +165,7 @@ enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
     case w3 = "W3"
     case w4 = "W4"
     case w5 = "W5"
+    case w6 = "W6"
     case all
 
     init?(argument: String) {

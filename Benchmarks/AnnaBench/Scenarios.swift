@@ -8,6 +8,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w3 = "W3"
     case w4 = "W4"
     case w5 = "W5"
+    case w6 = "W6"
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -42,6 +43,7 @@ struct ScenarioRunner {
         case .w3: try runW3()
         case .w4: try runW4()
         case .w5: try runW5()
+        case .w6: try runW6()
         }
     }
 

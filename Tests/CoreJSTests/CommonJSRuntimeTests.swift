@@ -203,4 +203,44 @@ struct CommonJSRuntimeTests {
         let error = #expect(throws: JavaScriptError.self) { try runtime.context.evaluate("require('')", sourceURL: "/app/repl.js") }
         #expect(error?.exception?.name == "TypeError")
     }
+
+    /// Loads `/app/counted.js` twice (emptying the cache in between) and tells what the two
+    /// runs share.
+    static let loadsTwice = """
+        function load() { delete require.cache[require.resolve('./counted')]; return require('./counted'); }
+        const first = load(); first.next(); first.next();
+        const second = load();
+        module.exports = { sameFunction: first.wrapper === second.wrapper, fresh: second.next(), marked: first.wrapper.mark !== undefined,
+          frozen: Object.isFrozen(first.wrapper) && Object.isFrozen(first.wrapper.prototype) };
+        """
+    static let counted = "let calls = 0; exports.next = () => ++calls; exports.wrapper = arguments.callee; arguments.callee.mark = 1;"
+
+    @Test(
+        "with reusesCompiledModules a module loaded again runs on its compiled function, with fresh variables; the function holds no state",
+        arguments: [false, true])
+    func reusesCompiledModules(_ reuses: Bool) throws {
+        let runtime = try runtime(["/app/counted.js": Self.counted, "/app/index.js": Self.loadsTwice])
+        runtime.reusesCompiledModules = reuses
+        #expect(try runtime.load(entry: "/app/index.js").toJSON() == ["sameFunction": .bool(reuses), "fresh": 1, "marked": false, "frozen": true])
+    }
+
+    @Test("a module whose file changed is compiled again even with reusesCompiledModules")
+    func changedModuleCompiledAgain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("corejs-reuse-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let module = folder.appendingPathComponent("version.js")
+        let runtime = try CommonJSRuntime(configuration: .init(allowedRoots: [folder.path], baseDirectory: folder.path))
+        runtime.reusesCompiledModules = true
+        var seen: [JSONValue] = []
+        for version in [1, 1, 2] {
+            try "exports.version = \(version); exports.wrapper = arguments.callee;".write(to: module, atomically: true, encoding: .utf8)
+            try runtime.context.evaluate("delete require.cache[require.resolve('./version.js')]", sourceURL: "/test.js")
+            let exports = try runtime.require("./version.js")
+            try runtime.context.globalObject.setProperty("last\(seen.count)", try exports.property("wrapper"))
+            seen.append(try exports.property("version").toJSON())
+        }
+        #expect(seen == [1, 1, 2])
+        #expect(try runtime.context.evaluate("[last0 === last1, last1 === last2]", sourceURL: "/test.js").toJSON() == [true, false])
+    }
 }

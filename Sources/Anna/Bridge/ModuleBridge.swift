@@ -66,13 +66,29 @@ final class ModuleBridge {
     private var batchArray: JavaScriptValue?
     private var batchArrayLength = 0
 
-    /// Installs the JavaScript half in `context`, with `config.debug` set to `debug`.
+    /// The bridge's two scripts, evaluated: each call makes a new JavaScript half (its own
+    /// state) on the same compiled code, so a bridge made with an earlier one's ``scripts``
+    /// (an engine's reset) runs on what the JIT compiled for it.
+    struct Scripts {
+        let install: JavaScriptValue
+        let makeGuard: JavaScriptValue
+    }
+
+    /// The scripts this bridge was made with.
+    let scripts: Scripts
+
+    /// Installs the JavaScript half in `context`, with `config.debug` set to `debug`, from
+    /// `reused` scripts of an earlier bridge in the same context or from the resources.
     /// - Throws: ``JavaScriptError`` when the script is missing or does not install.
-    init(context: JavaScriptContext, debug: Bool) throws {
+    init(context: JavaScriptContext, debug: Bool, reusing reused: Scripts? = nil) throws {
         self.context = context
-        let install = try context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL)
-        let guardBuiltIns = try context.evaluate(try Self.guardSource.get(), sourceURL: Self.guardSourceURL)
-            .call(operation: "making the built-ins guard")
+        scripts =
+            try reused
+            ?? Scripts(
+                install: context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL),
+                makeGuard: context.evaluate(try Self.guardSource.get(), sourceURL: Self.guardSourceURL))
+        let install = scripts.install
+        let guardBuiltIns = try scripts.makeGuard.call(operation: "making the built-ins guard")
         let script = try install.call(
             [context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null), guardBuiltIns],
             operation: "installing the module bridge")

@@ -34,7 +34,7 @@ public final class AnalyticsEngine {
     /// JavaScript has a cost of its own (entering the VM, writing and reading the results'
     /// text, allocations), which larger batches share among more operations.
     public static let maximumCallSize = 8_192
-    private var batchSize = 256
+    var batchSize = initialBatchSize
     /// Full garbage collections run because nodes were removed: after a batch that brought
     /// the nodes removed since the last one to at least 1,000 and to at least the number
     /// alive. Without a run loop for its timers, the collector frees them on its own only
@@ -42,15 +42,18 @@ public final class AnalyticsEngine {
     private(set) var garbageCollections = 0
 
     private let output: (EngineOutput) -> Void
-    let manager: JavaScriptValue
-    let bridge: ModuleBridge
+    /// The manager and the bridge to it; ``reset()`` replaces both.
+    var manager: JavaScriptValue
+    var bridge: ModuleBridge
     private let decodesResults: Bool
     /// Where results go as text (``init(configuration:onResultTexts:)``), when they do.
     private let textOutput: ((ResultTexts) -> Void)?
     /// Encodes the operations given to ``apply(_:onError:)``.
-    private var encoder = OperationEncoder()
-    private var encoderTable = StringTableMirror()
+    var encoder = OperationEncoder()
+    var encoderTable = StringTableMirror()
     var taskFileWatch = TaskFileWatch()
+    /// The realm as it was before the module loaded, which ``reset()`` restores.
+    let resetPoint: Result<JavaScriptValue, JavaScriptError>
 
     /// Loads the module and constructs its manager.
     /// - Parameter onResult: called synchronously, on the calling thread, for each result.
@@ -87,17 +90,8 @@ public final class AnalyticsEngine {
         } catch let error as JavaScriptError {
             throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
         }
-        let constructor = try ModuleEntry.loadConstructor(at: modulePath, in: runtime)
-        do {
-            let operation = "constructing the manager of \(modulePath)"
-            manager =
-                constructor.isConstructor
-                ? try constructor.construct(bridge.managerArguments, operation: operation)
-                : try constructor.call(bridge.managerArguments, operation: operation)
-            try bridge.attach(manager)
-        } catch let error as JavaScriptError {
-            throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
-        }
+        resetPoint = Self.takeResetPoint(in: runtime, configuration: configuration)
+        manager = try Self.constructManager(at: modulePath, in: runtime, bridge: bridge)
     }
 
     /// Adds a node to the focus-path tree (`parent` `nil` for the root).

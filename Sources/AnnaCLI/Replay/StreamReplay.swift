@@ -30,7 +30,7 @@ struct StreamReplay {
         var errors = CoreErrorTally()
         /// Whether the `--allow-read` hint was shown (once is enough).
         var showedAccessHint = false
-        /// Whether a malformed line stopped the replay.
+        /// Whether the replay stopped before the end (a malformed line, or ``shouldStop``).
         var stopped = false
     }
 
@@ -48,6 +48,9 @@ struct StreamReplay {
     let resultCount: () -> Int
     /// Writes the results printed so far (after each batch, before each message).
     var flushResults: () -> Void = {}
+    /// Asked every ``stopCheckLines`` lines, and at the end, whether to stop (a deadline).
+    var shouldStop: (() -> Bool)?
+    static let stopCheckLines = 256
 
     /// Loads the module (its configuration changed by `configure`), then replays the whole
     /// stream through it; `onResult` sees each result, decoded, as it comes.
@@ -82,14 +85,15 @@ struct StreamReplay {
 
     /// Replays one stream through `engine` (made to write its results into `writer`), with
     /// messages through `progress`, and flushes `writer` at the end. The reusable core of
-    /// `anna run`: one session, one output.
+    /// `anna run`: one session, one output. `shouldStop` (a deadline) can end it early.
     static func run(
         _ reader: LineReader, through engine: AnalyticsEngine, writingTo writer: ResultWriter, keepGoing: Bool,
-        progress: ProgressReporter
+        progress: ProgressReporter, shouldStop: (() -> Bool)? = nil
     ) -> Summary {
         let start = writer.count
         var replay = StreamReplay(engine: engine, reader: reader, keepGoing: keepGoing, progress: progress) { writer.count - start }
         replay.flushResults = writer.flush
+        replay.shouldStop = shouldStop
         return replay.run()
     }
 
@@ -107,8 +111,13 @@ struct StreamReplay {
         }) {
             guard goesOn else { break }
             if batch.operations.count >= AnalyticsEngine.maximumCallSize || !reader.hasLineReady { send(&batch, summary: &summary) }
+            if summary.lines % Self.stopCheckLines == 0, shouldStop?() == true {
+                summary.stopped = true
+                break
+            }
         }
         send(&batch, summary: &summary)
+        if !summary.stopped, shouldStop?() == true { summary.stopped = true }
         summary.results = resultCount()
         return summary
     }

@@ -45,6 +45,17 @@ public final class CommonJSRuntime {
     public let configuration: Configuration
     private var resolver: ModuleResolver
     private var makeRequire: JavaScriptValue!
+    /// Whether a module required again with the same source gets the function compiled for
+    /// it before instead of a new one: each run of the module still has its own `module`,
+    /// `exports` and variables, and its code keeps what the JIT compiled. For hosts that
+    /// empty the module cache and load the same modules again and again. (A module's
+    /// function is frozen, with its prototype, either way, so it holds no state of its own:
+    /// sloppy code reaches it as `arguments.callee`.)
+    public var reusesCompiledModules = false
+    /// The functions compiled per module path, with the source they were compiled from.
+    private var compiledModules: [String: (source: String, function: JavaScriptValue)] = [:]
+    /// `Object.freeze` as it was before any module ran.
+    private var freeze: JavaScriptValue!
 
     /// Installs `require`, `console`, `global` into `context`.
     /// - Throws: ``JavaScriptError`` if the bootstrap cannot run (e.g. the context is unusable);
@@ -56,6 +67,7 @@ public final class CommonJSRuntime {
         resolver = ModuleResolver(
             fileAccess: configuration.fileAccess, searchPaths: configuration.searchPaths,
             allowedRoots: configuration.allowedRoots ?? configuration.searchPaths)
+        freeze = try context.evaluate("Object.freeze", sourceURL: CommonJSBootstrap.sourceURL)
         let install = try context.evaluate(CommonJSBootstrap.source.get(), sourceURL: CommonJSBootstrap.sourceURL)
         makeRequire = try install.call([makeNativeHelpers()], operation: "installing the module runtime")
         let globalRequire = try makeRequire.call([context.makeValue(.string(configuration.baseDirectory))])
@@ -139,9 +151,17 @@ public final class CommonJSRuntime {
             "compile",
             nativeFunction("compile") { runtime, arguments in
                 let path = arguments.first?.toString() ?? ""
-                let body = Self.scriptBody(try runtime.readModule(path))
+                let source = try runtime.readModule(path)
+                if runtime.reusesCompiledModules, let compiled = runtime.compiledModules[path], compiled.source == source {
+                    return compiled.function
+                }
+                let body = Self.scriptBody(source)
                 do {
-                    return try runtime.context.compileFunction(parameters: Self.moduleParameters, body: body, sourceURL: path)
+                    let function = try runtime.context.compileFunction(parameters: Self.moduleParameters, body: body, sourceURL: path)
+                    _ = try runtime.freeze.call([function])
+                    _ = try runtime.freeze.call([try function.property("prototype")])
+                    if runtime.reusesCompiledModules { runtime.compiledModules[path] = (source, function) }
+                    return function
                 } catch let JavaScriptError.exception(exception) where exception.name == "SyntaxError" {
                     // Only when the engine stumbled on the keyword: a real error elsewhere in a
                     // file with an `import` line in a comment or a string keeps its own message.
