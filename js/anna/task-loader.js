@@ -4,8 +4,8 @@
 //   index.js            once, before the first node is registered
 //   Lib/Alpha.js        once, when a node with namespace `Lib.Alpha` registers
 //
-// A missing file has no tasks. While a file runs, a global `match(pattern | [patterns], fn)`
-// collects its tasks; they are added only when the whole file ran (a file that throws adds
+// A missing file has no tasks. While a file runs, the global `match(pattern | [patterns], fn)`
+// collects its tasks (outside loads the global `match` is `undefined`); they are added only when the whole file ran (a file that throws adds
 // nothing). Its `require.cache` entry is deleted before each load, so every manager runs
 // it. In debug mode every load re-requires the file and the tasks it added before are
 // dropped; `reload` does the same for one file at any time.
@@ -268,18 +268,32 @@ function forgetUnfinishedModules() {
 /** Marks the global `match` functions of loads, to tell one a stopped load left behind. */
 const LOADING_MATCH = Symbol('anna.loadingMatch');
 
+/**
+ * Gives the global object an own `match` property (`undefined`, not enumerable) unless it has
+ * one. Task-file loads then only change its value: adding and deleting a property of the
+ * global object for each load would turn the object's shape into an uncacheable dictionary,
+ * and the optimized code of every function that reads a global (`Date`, `Math`, ...) would
+ * fail its checks after each load (with one load per replayed session, about a tenth of the
+ * run). Made when this file loads, before an engine records its realm for resets.
+ */
+function ensureGlobalMatch() {
+  if (Object.prototype.hasOwnProperty.call(GLOBAL, 'match')) return;
+  Object.defineProperty(GLOBAL, 'match', { value: undefined, writable: true, enumerable: false, configurable: true });
+}
+ensureGlobalMatch();
+
 /** Requires `file` with a global `match` that calls `onMatch(patterns, fn)`, restored after. */
 function requireWithMatch(file, onMatch) {
-  const left = GLOBAL.match !== undefined && GLOBAL.match !== null && GLOBAL.match[LOADING_MATCH] === true;
-  const had = !left && Object.prototype.hasOwnProperty.call(GLOBAL, 'match');
-  const saved = GLOBAL.match;
+  ensureGlobalMatch();
+  const current = GLOBAL.match;
+  const left = current !== undefined && current !== null && current[LOADING_MATCH] === true;
+  const saved = left ? undefined : current;
   GLOBAL.match = function match(patterns, fn) { onMatch(patterns, fn); };
   GLOBAL.match[LOADING_MATCH] = true;
   try {
     require(file);
   } finally {
-    if (had) GLOBAL.match = saved;
-    else delete GLOBAL.match;
+    GLOBAL.match = saved;
   }
 }
 

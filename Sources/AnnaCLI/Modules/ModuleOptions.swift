@@ -170,7 +170,12 @@ struct ModuleOptions: ParsableArguments {
     func hint(for error: AnalyticsError) -> String? {
         guard let exception = error.exception else { return nil }
         if let hint = Self.accessHint(for: exception) { return hint }
-        if !isTaskFolder, exception.name == "ReferenceError", exception.message.contains("match") {
+        // Outside task-file loads the global `match` is absent (no core loaded yet) or
+        // `undefined` (the core loaded): a call fails with either error.
+        let callsMatch =
+            (exception.name == "ReferenceError" && exception.message.contains("match"))
+            || (exception.name == "TypeError" && exception.message.hasPrefix("match is not a function"))
+        if !isTaskFolder, callsMatch {
             return "\(folder.path) looks like a task folder (its index.js calls match()); use --tasks \(folder.path)"
         }
         return nil
