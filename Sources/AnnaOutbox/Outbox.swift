@@ -143,9 +143,15 @@ public final class Outbox: Sendable {
         }
     }
 
-    /// Writes what is queued and refuses further appends.
+    /// Writes what is queued, refuses further appends and closes the file (folding the
+    /// write-ahead log into it).
     public func close() {
         writer.close()
+        do {
+            try store.database.close()
+        } catch {
+            onError(.storage(path: path, message: "closing the file failed: \(error)"))
+        }
     }
 }
 

@@ -73,6 +73,21 @@ public enum WireFormat {
         public var event: String?
         /// The result, re-encoded as compact JSON text.
         public var result: String
+
+        /// A message with every field given.
+        public init(
+            messageId: String, session: String, seq: Int64, time: String, task: String?, path: String?, event: String?,
+            result: String
+        ) {
+            self.messageId = messageId
+            self.session = session
+            self.seq = seq
+            self.time = time
+            self.task = task
+            self.path = path
+            self.event = event
+            self.result = result
+        }
     }
 
     /// A body that does not have the shape above.
