@@ -21,11 +21,17 @@ do {
 } catch {
     fail("\(error)")
 }
+/// Tells the test the outbox is open, so its kill lands in the work, not in the start-up.
+func ready() {
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+}
+
 switch arguments[1] {
 case "append":
     var next: Int
     do { next = try outbox.stats().pending } catch { fail("\(error)") }
     let meta = ResultMeta(task: "crash/task", path: "/crash", event: "tick")
+    ready()
     while true {
         do {
             try outbox.append(
@@ -45,8 +51,9 @@ case "upload":
     configuration.maximumBackoffSeconds = 0.05
     let uploader: OutboxUploader
     do { uploader = try OutboxUploader(outbox: outbox, configuration: configuration) } catch { fail("\(error)") }
+    ready()
     let done = DispatchSemaphore(value: 0)
-    Task {
+    Task.detached {
         _ = await uploader.flush()
         done.signal()
     }

@@ -33,6 +33,31 @@ enum OutboxSchema {
         return migrator
     }
 
+    /// Every table's columns, as the migration makes them.
+    static let expectedColumns: [String: [String]] = [
+        "message": [
+            "id", "messageId", "session", "seq", "time", "task", "path", "event", "result", "bytes", "appendedAt", "checksum",
+        ],
+        "deadLetter": [
+            "id", "messageId", "session", "seq", "time", "task", "path", "event", "result", "status", "responseBody", "reason",
+            "deadAt",
+        ],
+        "session": ["name", "nextSeq"],
+        "dropCount": ["reason", "count"],
+        "state": ["key", "value"],
+    ]
+
+    /// Throws ``OutboxDamage`` unless every table has its columns (a damaged schema can
+    /// still pass `quick_check`).
+    static func verify(_ db: Database) throws {
+        for (table, columns) in expectedColumns {
+            let found = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { String.fromDatabaseValue($0[1]) ?? "" }
+            guard found == columns else {
+                throw OutboxDamage(detail: "the table \(table) has the columns \(found), not \(columns)")
+            }
+        }
+    }
+
     /// The columns of a message, in the order ``OutboxStore`` selects them.
     static let messageColumns = "id, messageId, session, seq, time, task, path, event, result, checksum"
 }

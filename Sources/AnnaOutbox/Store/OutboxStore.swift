@@ -42,6 +42,7 @@ final class OutboxStore: Sendable {
         if configuration.verifiesOnOpen {
             let verdict = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
             guard verdict == ["ok"] else { throw OutboxDamage(detail: verdict.joined(separator: "; ")) }
+            try database.read(OutboxSchema.verify)
         }
         let (rows, bytes, sequences) = try database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', 0)")
