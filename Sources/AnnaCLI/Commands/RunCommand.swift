@@ -34,6 +34,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var stream: StreamOptions
     @OptionGroup var module: ModuleOptions
+    @OptionGroup(title: "Outbox") var outbox: OutboxRunOptions
 
     @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result.")
     var meta = false
@@ -49,9 +50,12 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let withMeta = meta
+        let outboxRun = try outbox.start()
         let (engine, summary) = try StreamReplay.replay(stream, through: module, configure: configureEngine) { result in
             printOutput(withMeta ? Self.metaLine(for: result) : result.value.jsonText)
+            outboxRun?.append(result)
         }
+        try outboxRun?.finish()
         var notes: [String] = []
         if coverage || coverageFile != nil {
             try CoverageOutput.write(engine: engine, to: coverageFile)
