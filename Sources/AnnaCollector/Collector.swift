@@ -150,7 +150,10 @@ public final class Collector: Sendable {
         if let poison = failures.rejectMessageContaining,
             let bad = batch.first(where: { $0.result.contains(poison) })
         {
-            record(failures.rejectStatus) { $0.count = batch.count; $0.messageIds = ids }
+            record(failures.rejectStatus) {
+                $0.count = batch.count
+                $0.messageIds = ids
+            }
             printLine("request \(number): \(failures.rejectStatus), \(batch.count) results refused (\(bad.messageId) contains \(poison))")
             return Response(
                 status: .init(code: failures.rejectStatus), headers: [.contentType: "application/json"],

@@ -19,6 +19,7 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The upload URL is not a usable http(s) URL.
     case invalidURL(String)
 
+    /// The message, with what to do.
     public var description: String {
         switch self {
         case let .resultTooLarge(bytes, limit, task):

@@ -95,7 +95,9 @@ final class CapturingTransport: UploadTransport {
                 outbox.salvage != nil || errors.all.contains { if case .unreadableRows = $0 { true } else { false } }
             if Set(transport.messages.map(\.messageId)).count < Self.rows, !lossReported {
                 silentLosses += 1
-                print("file \(number) (\(mutation)): \(transport.messages.count) delivered; \(errors.all); \((try? outbox.stats()).map { "\($0)" } ?? "")")
+                print(
+                    "file \(number) (\(mutation)): \(transport.messages.count) delivered; \(errors.all); \((try? outbox.stats()).map { "\($0)" } ?? "")"
+                )
             }
             outbox.close()
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }

@@ -39,7 +39,9 @@ import Testing
         let stats = try rig.outbox.stats()
         #expect(stats.dropped == ["tooLarge": 1])
         #expect(stats.pending == 0)
-        #expect(OutboxError.resultTooLarge(bytes: 40_011, limit: 32_768, task: "t/big").description.contains("raise OutboxConfiguration.maximumResultBytes"))
+        #expect(
+            OutboxError.resultTooLarge(bytes: 40_011, limit: 32_768, task: "t/big").description.contains(
+                "raise OutboxConfiguration.maximumResultBytes"))
     }
 
     struct CapCase: Sendable, CustomTestStringConvertible {

@@ -87,7 +87,8 @@ final class ResultDelivery: Sendable {
                 "the manager's delegate was released, so results are no longer delivered to it: the manager holds its delegate weakly; keep a strong reference to it"
             )
         }
-        let outbox = outbox, logger = logger
+        let outbox = outbox
+        let logger = logger
         if delegate == nil, errorContinuations.isEmpty, outbox == nil {
             for case let .error(error) in parts { logger.log(level: Self.logLevel(of: error), "\(error)") }
         }

@@ -42,7 +42,8 @@ struct OutboxCommand: ParsableCommand {
             defer { outbox.close() }
             let stats = try outbox.stats()
             if json {
-                let dropped = JSONValue.object(.init(uniqueKeysWithValues: stats.dropped.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
+                let dropped = JSONValue.object(
+                    .init(uniqueKeysWithValues: stats.dropped.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
                 let object: JSONValue = [
                     "pending": .number(Double(stats.pending)), "inFlight": .number(Double(stats.inFlight)),
                     "deadLetter": .number(Double(stats.deadLetter)), "dropped": dropped,

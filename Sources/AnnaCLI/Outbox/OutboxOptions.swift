@@ -108,7 +108,9 @@ final class OutboxRun: Sendable {
 
     /// Stops the background upload, drains for up to the drain timeout, and says what is left.
     func finish() throws {
-        let uploader = uploader, uploading = uploading, drainTimeout = drainTimeout
+        let uploader = uploader
+        let uploading = uploading
+        let drainTimeout = drainTimeout
         let outcome = try runBlocking { () -> OutboxUploader.FlushOutcome? in
             uploading?.cancel()
             await uploading?.value

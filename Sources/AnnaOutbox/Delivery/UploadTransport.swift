@@ -47,6 +47,7 @@ public struct HTTPUploadTransport: UploadTransport {
         self.maximumKeptBytes = maximumKeptBytes
     }
 
+    /// Posts `body`; the status, `Retry-After` and the body's start come back.
     public func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse {
         var request = HTTPClientRequest(url: url)
         request.method = .POST

@@ -11,13 +11,21 @@ public enum WireFormat {
         public static let sentAt = "sentAt"
         /// The array of messages.
         public static let batch = "batch"
+        /// The message ID.
         public static let messageId = "messageId"
+        /// The session.
         public static let session = "session"
+        /// The sequence number in the session.
         public static let seq = "seq"
+        /// The delivery time (ISO 8601).
         public static let time = "time"
+        /// The task's pattern, or null.
         public static let task = "task"
+        /// The node's path, or null.
         public static let path = "path"
+        /// The event's name, or null.
         public static let event = "event"
+        /// The result.
         public static let result = "result"
     }
 
@@ -64,14 +72,22 @@ public enum WireFormat {
 
     /// A message as a collector receives it.
     public struct ReceivedMessage: Sendable, Equatable {
+        /// The message ID.
         public var messageId: String
+        /// The session.
         public var session: String
+        /// The sequence number in the session.
         public var seq: Int64
+        /// The delivery time (ISO 8601).
         public var time: String
+        /// The task's pattern, or null.
         public var task: String?
+        /// The node's path, or null.
         public var path: String?
+        /// The event's name, or null.
         public var event: String?
         /// The result, re-encoded as compact JSON text.
+        /// The result.
         public var result: String
 
         /// A message with every field given.
@@ -92,6 +108,7 @@ public enum WireFormat {
 
     /// A body that does not have the shape above.
     public struct MalformedBody: Error, CustomStringConvertible {
+        /// What is wrong, naming the field.
         public var description: String
     }
 
