@@ -7,6 +7,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w2 = "W2"
     case w3 = "W3"
     case w4 = "W4"
+    case o1 = "O1"
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -32,12 +33,13 @@ struct ScenarioRunner {
     var output: Output
 
     /// Runs `scenario`; its lines go to ``output`` as they are ready.
-    func run(_ scenario: Scenario) throws {
+    func run(_ scenario: Scenario) async throws {
         switch scenario {
         case .w1: try runW1()
         case .w2: try runW2()
         case .w3: try runW3()
         case .w4: try runW4()
+        case .o1: try await runOutbox()
         }
     }
 
@@ -199,7 +201,7 @@ struct ScenarioRunner {
 
     // MARK: - Lines
 
-    private func header(_ scenario: String, _ variant: String) -> ReportLine {
+    func header(_ scenario: String, _ variant: String) -> ReportLine {
         var line = ReportLine()
         line["scenario"] = .string(scenario)
         line["variant"] = .string(variant)

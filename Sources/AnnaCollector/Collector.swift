@@ -64,8 +64,9 @@ public final class Collector: Sendable {
     /// Listens until the task is cancelled; `onListening` gets the port.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
-        router.post("**") { request, _ -> Response in
-            try await self.handle(request)
+        // `**` matches every path below the root, not the root itself.
+        for path in ["/", "**"] {
+            router.post(RouterPath(path)) { request, _ -> Response in try await self.handle(request) }
         }
         let application = Application(
             router: router,
