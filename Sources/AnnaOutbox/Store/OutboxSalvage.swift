@@ -135,7 +135,7 @@ enum OutboxSalvage {
         while failures < 64 {
             do {
                 let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT \(OutboxSchema.messageColumns), bytes FROM message WHERE id > ? ORDER BY id",
+                    db, sql: "SELECT \(OutboxSchema.messageColumns), bytes FROM message WHERE rowid > ? ORDER BY rowid",
                     arguments: [after])
                 while let row = try cursor.next() {
                     let item = OutboxStore.decode(row)

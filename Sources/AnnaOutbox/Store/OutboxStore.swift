@@ -46,7 +46,7 @@ final class OutboxStore: Sendable {
         }
         let (rows, bytes, sequences) = try database.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', 0)")
-            let totals = try Row.fetchOne(db, sql: "SELECT count(*), total(bytes) FROM message")
+            let totals = try Row.fetchOne(db, sql: "SELECT count(*), total(\(Self.saneBytesSQL)) FROM message")
             var sequences: [String: Int64] = [:]
             let cursor = try Row.fetchCursor(db, sql: "SELECT name, nextSeq FROM session")
             while let row = try cursor.next() {
@@ -56,7 +56,7 @@ final class OutboxStore: Sendable {
             }
             let rows = totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
             let bytes = totals.flatMap { Double.fromDatabaseValue($0[1]) } ?? 0
-            return (rows, Int(bytes), sequences)
+            return (rows, Self.clampedInt(bytes), sequences)
         }
         counters.withLock {
             $0.rows = rows
@@ -89,6 +89,22 @@ final class OutboxStore: Sendable {
     }
 
     var pendingRows: Int { counters.withLock { $0.rows } }
+
+    /// The most a row's `bytes` is taken to be: a damaged file may hold any number there,
+    /// and the counters must not overflow.
+    static let maximumRowBytes = 1 << 26
+    /// `bytes` clamped in SQL as ``saneBytes(_:)`` clamps it in Swift.
+    static let saneBytesSQL = "min(max(bytes, 0), \(maximumRowBytes))"
+
+    /// A row's `bytes`, clamped to 0...``maximumRowBytes`` (0 when not an integer).
+    static func saneBytes(_ value: DatabaseValue) -> Int {
+        min(max(Int.fromDatabaseValue(value) ?? 0, 0), maximumRowBytes)
+    }
+
+    /// `value` as an Int, clamped to what a sum of sane byte counts can be.
+    static func clampedInt(_ value: Double) -> Int {
+        value.isFinite ? Int(min(max(value, 0), Double(Int32.max) * Double(maximumRowBytes))) : 0
+    }
 
     // MARK: - Writing
 
@@ -180,7 +196,7 @@ final class OutboxStore: Sendable {
             guard more(removed, removedBytes, appendedAt) else { break }
             lastID = Int64.fromDatabaseValue(row[0])
             removed += 1
-            removedBytes += Int.fromDatabaseValue(row[1]) ?? 0
+            removedBytes += Self.saneBytes(row[1])
         }
         guard let lastID else { return 0 }
         try db.execute(sql: "DELETE FROM message WHERE id <= ?", arguments: [lastID])
@@ -220,7 +236,7 @@ final class OutboxStore: Sendable {
     /// and its result parsed, never trusted: a damaged row comes back with a defect.
     static func decode(_ row: Row) -> Stored {
         let id = Int64.fromDatabaseValue(row[0]) ?? -1
-        let bytes = Int.fromDatabaseValue(row[10]) ?? 0
+        let bytes = saneBytes(row[10])
         func text(_ index: Int) -> String? { String.fromDatabaseValue(row[index]) }
         guard let messageId = text(1), let session = text(2), let seq = Int64.fromDatabaseValue(row[3]),
             let time = Double.fromDatabaseValue(row[4]), time.isFinite, let result = text(8),
@@ -251,10 +267,11 @@ final class OutboxStore: Sendable {
 
     private func deleteRows(_ db: Database, ids: [Int64]) throws {
         let list = ids.map(String.init).joined(separator: ",")
-        let totals = try Row.fetchOne(db, sql: "SELECT count(*), total(bytes) FROM message WHERE id IN (\(list))")
-        try db.execute(sql: "DELETE FROM message WHERE id IN (\(list))")
+        let totals = try Row.fetchOne(
+            db, sql: "SELECT count(*), total(\(Self.saneBytesSQL)) FROM message WHERE rowid IN (\(list))")
+        try db.execute(sql: "DELETE FROM message WHERE rowid IN (\(list))")
         let rows = totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
-        let bytes = Int(totals.flatMap { Double.fromDatabaseValue($0[1]) } ?? 0)
+        let bytes = Self.clampedInt(totals.flatMap { Double.fromDatabaseValue($0[1]) } ?? 0)
         counters.withLock {
             $0.rows -= rows
             $0.bytes -= bytes
