@@ -2,10 +2,10 @@
 # Both install the one system dependency (WebKitGTK's JavaScriptCore) when it is missing.
 
 SWIFT       ?= swift
-APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config
+APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test fuzz tsan lint format bench-build bench bench-check bench-baseline install clean
+.PHONY: setup build run test test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline install clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -38,6 +38,15 @@ run: build
 ## (ANNA_TEST_INSTALL=1: a release build apart, under a minute once cached).
 test: setup lint
 	ANNA_TEST_INSTALL=1 $(SWIFT) test
+
+## The outbox's kill and corruption tests alone (they also run in `make test`): children
+## SIGKILLed ANNA_KILL_ROUNDS times while appending and while uploading, ANNA_CORRUPTION_FILES
+## damaged files (docs/outbox.md). `make test-crash ANNA_KILL_ROUNDS=1000` for a longer run.
+ANNA_KILL_ROUNDS ?= 200
+ANNA_CORRUPTION_FILES ?= 1000
+test-crash: setup
+	ANNA_KILL_ROUNDS=$(ANNA_KILL_ROUNDS) ANNA_CORRUPTION_FILES=$(ANNA_CORRUPTION_FILES) \
+	  $(SWIFT) test --filter 'OutboxKillTests|OutboxCorruptionTests'
 
 ## The fuzz suites (streams, the bridge) with many cases (ANNA_FUZZ_CASES, 20,000 by default)
 ## from a random seed, printed first, and the hostile-script corpus; ANNA_FUZZ_SEED=N make fuzz

@@ -8,12 +8,18 @@ let package = Package(
         .library(name: "Anna", targets: ["Anna"]),
         .library(name: "CoreJS", targets: ["CoreJS"]),
         .library(name: "AnnaKit", targets: ["AnnaKit"]),
+        .library(name: "AnnaOutbox", targets: ["AnnaOutbox"]),
         .executable(name: "anna", targets: ["anna"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The only C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
@@ -73,11 +79,49 @@ let package = Package(
             name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo",
             resources: [.copy("../../fixtures/demo/module")]
         ),
+        // The durable outbox: results kept in SQLite (GRDB) and uploaded by HTTP (AsyncHTTPClient).
+        // Its own target, so an app that only needs Anna builds neither.
+        .target(
+            name: "AnnaOutbox",
+            dependencies: [
+                "Anna", "CoreJS",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The development collector behind `anna collect` (Hummingbird), with failure injection.
+        .target(
+            name: "AnnaCollector",
+            dependencies: [
+                "AnnaOutbox",
+                "CoreJS",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // A child process for the kill tests: appends or uploads until it is SIGKILLed.
+        .executableTarget(
+            name: "anna-outbox-crash-helper", dependencies: ["AnnaOutbox", "Anna"],
+            path: "Tests/AnnaOutboxCrashHelper"
+        ),
+        .testTarget(
+            name: "AnnaOutboxTests",
+            dependencies: [
+                "AnnaOutbox", "AnnaCollector", "Anna", "CoreJS", "AnnaTestSupport", "anna-outbox-crash-helper",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         // The `anna` command: replay event streams, snapshots, traces, task checks.
         .target(
             name: "AnnaCLI",
             dependencies: [
-                "Anna", "CoreJS",
+                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -87,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "anna-bench",
             dependencies: [
-                "Anna", "CoreJS",
+                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/AnnaBench"

@@ -13,6 +13,8 @@ enum BenchError: Error, CustomStringConvertible {
     case unreadableFile(path: String, reason: String)
     /// The temporary module folder could not be written.
     case workspaceFailed(path: String, reason: String)
+    /// An outbox measurement kept, dropped or delivered other than every result.
+    case measurementFailed(String)
 
     var description: String {
         switch self {
@@ -32,6 +34,8 @@ enum BenchError: Error, CustomStringConvertible {
             return "cannot read \(path): \(reason)"
         case let .workspaceFailed(path, reason):
             return "cannot prepare the module folder \(path): \(reason)"
+        case let .measurementFailed(reason):
+            return reason
         }
     }
 }

@@ -25,6 +25,8 @@ struct Comparison {
         // W6: sessions per CPU second of `anna replay`, and the cost of an engine reset.
         "sessionsPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
         "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2),
+        // O1: results appended or delivered per second.
+        "resultsPerSecond": Rule(higherIsBetter: true, slack: 0),
         "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
         "rssRatio": Rule(higherIsBetter: false, slack: 0),
         // Sub-millisecond latencies on a shared 2-core machine: the median moves between 0.04

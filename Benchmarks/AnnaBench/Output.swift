@@ -109,6 +109,13 @@ final class Output {
                     + "max \(milliseconds(line.number("maxMs"))); \(grouped(line.number("measured"))) results measured "
                     + "per run at \(grouped(line.number("achievedRate"))) events/s (median of \(Int(line.number("runs"))))",
             ]
+        case "O1":
+            let details =
+                variant == "append"
+                ? "p50 \(milliseconds(line.number("p50Ms"))), p99 \(milliseconds(line.number("p99Ms"))) per append; "
+                    + "\(grouped(line.number("results"))) results committed (median of \(Int(line.number("runs"))))"
+                : "\(grouped(line.number("results"))) results to a loopback collector in \(grouped(line.number("requests"))) requests"
+            return [scenario, variant, grouped(line.number("resultsPerSecond")) + " results/s", details]
         default:
             return [scenario, variant, "", line.jsonText]
         }

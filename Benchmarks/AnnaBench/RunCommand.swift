@@ -27,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Sizes: full (default; the issue's sizes) or quick (the baseline's).")
     var profile: Profile = .full
 
-    @Option(help: "W1, W2, W3, W4, W5, W6 or all.")
+    @Option(help: "W1, W2, W3, W4, W5, W6, O1 (the outbox) or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Runs of W1, of each W2 variant and of W4; the median is reported (both profiles: 5).")
@@ -112,7 +112,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             for each in scenario.scenarios {
                 printError("\(each.rawValue):")
-                try runner.run(each)
+                try await runner.run(each)
             }
         } catch let error as BenchError {
             printError("anna-bench: \(error)")
@@ -166,6 +166,7 @@ enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
     case w4 = "W4"
     case w5 = "W5"
     case w6 = "W6"
+    case o1 = "O1"
     case all
 
     init?(argument: String) {

@@ -9,6 +9,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w4 = "W4"
     case w5 = "W5"
     case w6 = "W6"
+    case o1 = "O1"
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -36,7 +37,7 @@ struct ScenarioRunner {
     var node: Result<ReplayMeasurement.NodeOriginal, ReplayMeasurement.NodeSkipped> = .failure(.init(description: "not looked for"))
 
     /// Runs `scenario`; its lines go to ``output`` as they are ready.
-    func run(_ scenario: Scenario) throws {
+    func run(_ scenario: Scenario) async throws {
         switch scenario {
         case .w1: try runW1()
         case .w2: try runW2()
@@ -44,6 +45,7 @@ struct ScenarioRunner {
         case .w4: try runW4()
         case .w5: try runW5()
         case .w6: try runW6()
+        case .o1: try await runOutbox()
         }
     }
 
@@ -292,7 +294,7 @@ struct ScenarioRunner {
 
     // MARK: - Lines
 
-    private func header(_ scenario: String, _ variant: String) -> ReportLine {
+    func header(_ scenario: String, _ variant: String) -> ReportLine {
         var line = ReportLine()
         line["scenario"] = .string(scenario)
         line["variant"] = .string(variant)

@@ -28,7 +28,7 @@ public final class Manager: Sendable {
     public init(moduleURL: URL, dependency: Dependency = Dependency()) {
         self.moduleURL = moduleURL
         self.dependency = dependency
-        delivery = ResultDelivery(logger: dependency.logger)
+        delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox)
         defer { if dependency.debug { DebugManagers.add(self) } }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),

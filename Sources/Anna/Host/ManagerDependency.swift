@@ -21,6 +21,9 @@ extension Manager {
         /// In debug mode, seconds after which events that still wait for their analyzer's
         /// parent are reported (``AnalyticsError/eventsWaiting(owner:chain:events:)``), once per analyzer.
         public var waitingEventsReportSeconds: Double = 3
+        /// When set, every result is also appended here (on the delegate queue, before the
+        /// delegate sees it), e.g. a durable `Outbox` from the `AnnaOutbox` library.
+        public var outbox: (any ResultSink)?
 
         /// A dependency over `runtime`.
         public init(runtime: RuntimeConfiguration, recordingURL: URL? = nil, logger: Logger = Logger(label: "anna")) {

@@ -17,10 +17,13 @@ final class ResultDelivery: Sendable {
 
     private let observers = Locked(Observers())
     private let logger: Logger
+    private let outbox: (any ResultSink)?
 
-    /// Delivers to no one until a delegate or a stream is added; unhandled errors go to `logger`.
-    init(logger: Logger) {
+    /// Delivers to no one until a delegate or a stream is added (but `outbox`, which takes
+    /// every result); unhandled errors go to `logger`.
+    init(logger: Logger, outbox: (any ResultSink)? = nil) {
         self.logger = logger
+        self.outbox = outbox
     }
 
     /// The delegate, held weakly.
@@ -84,16 +87,25 @@ final class ResultDelivery: Sendable {
                 "the manager's delegate was released, so results are no longer delivered to it: the manager holds its delegate weakly; keep a strong reference to it"
             )
         }
-        if delegate == nil, errorContinuations.isEmpty {
+        let outbox = outbox
+        let logger = logger
+        if delegate == nil, errorContinuations.isEmpty, outbox == nil {
             for case let .error(error) in parts { logger.log(level: Self.logLevel(of: error), "\(error)") }
         }
-        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty else { return }
+        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil else { return }
         queue.async {
             func report(_ error: any Error) {
                 for continuation in errorContinuations { continuation.yield(error) }
-                delegate?.manager(manager, didCatch: error)
+                if let delegate {
+                    delegate.manager(manager, didCatch: error)
+                } else if errorContinuations.isEmpty {
+                    logger.log(level: Self.logLevel(of: error), "\(error)")
+                }
             }
             func send(_ result: AnalyticsResult) {
+                if let outbox {
+                    do { try outbox.append(result, time: Manager.now()) } catch { report(error) }
+                }
                 for continuation in resultContinuations { continuation.yield(result) }
                 delegate?.manager(manager, didSend: result)
             }

@@ -21,7 +21,10 @@ public struct AnnaCommand: ParsableCommand {
               anna check --module analytics --events session.ndjson
             """,
         version: AnnaVersion.current,
-        subcommands: [RunCommand.self, ReplayCommand.self, SnapshotCommand.self, TraceCommand.self, CheckCommand.self, InitCommand.self]
+        subcommands: [
+            RunCommand.self, ReplayCommand.self, SnapshotCommand.self, TraceCommand.self, CheckCommand.self, InitCommand.self,
+            OutboxCommand.self, CollectCommand.self,
+        ]
     )
 
     /// Creates the command (used by the argument parser).

@@ -33,6 +33,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var stream: StreamOptions
     @OptionGroup var module: ModuleOptions
+    @OptionGroup(title: "Outbox") var outbox: OutboxRunOptions
 
     @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result.")
     var meta = false
@@ -48,7 +49,10 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let writer = ResultWriter(output: .standardOutput(), meta: meta)
-        let (engine, summary) = try StreamReplay.replay(stream, through: module, configure: configureEngine, writingTo: writer)
+        let outboxRun = try outbox.start()
+        let (engine, summary) = try StreamReplay.replay(
+            stream, through: module, configure: configureEngine, writingTo: writer, alsoTo: outboxRun.map { run in run.append })
+        try outboxRun?.finish()
         var notes: [String] = []
         if coverage || coverageFile != nil {
             try CoverageOutput.write(engine: engine, to: coverageFile)

@@ -71,14 +71,22 @@ struct StreamReplay {
     }
 
     /// Loads the module (its configuration changed by `configure`), then replays the whole
-    /// stream through it, printing each result into `writer` as the engine wrote it.
+    /// stream through it, printing each result into `writer` as the engine wrote it, and
+    /// handing the results to `alsoTo` (an outbox) after.
     static func replay(
         _ stream: StreamOptions, through module: ModuleOptions, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
-        writingTo writer: ResultWriter
+        writingTo writer: ResultWriter, alsoTo handOn: ((ResultTexts) -> Void)? = nil
     ) throws -> (engine: AnalyticsEngine, summary: Summary) {
         let progress = ProgressReporter()
         let console = try stream.makeConsole(standardError: progress)
-        let engine = try module.loadEngine(console: console, configure: configure, onResultTexts: writer.write)
+        let onResultTexts: (ResultTexts) -> Void =
+            handOn.map { handOn in
+                { texts in
+                    writer.write(texts)
+                    handOn(texts)
+                }
+            } ?? writer.write
+        let engine = try module.loadEngine(console: console, configure: configure, onResultTexts: onResultTexts)
         let reader = try stream.openStream()
         return (engine, run(reader, through: engine, writingTo: writer, keepGoing: stream.keepGoing, progress: progress))
     }

@@ -1,0 +1,14 @@
+/// Where a ``Manager`` also hands every result it delivers, e.g. a durable outbox that uploads
+/// them (the `AnnaOutbox` library's `Outbox`), set as ``Manager/Dependency/outbox``.
+///
+/// The manager calls ``append(_:time:)`` on its delegate queue, once per result, in the
+/// order results are delivered, before the delegate sees the result. An error thrown (a
+/// result the sink refuses) goes to the delegate's `didCatch` like every other error.
+public protocol ResultSink: Sendable {
+    /// Takes one result; returns at once (a sink never waits for a disk or a network).
+    /// - Parameters:
+    ///   - result: The result, with its task, path and event when the core names them.
+    ///   - time: When the manager delivered it, in milliseconds since the epoch.
+    /// - Throws: When the result is refused (too large, the sink closed); the manager reports it.
+    func append(_ result: AnalyticsResult, time: Double) throws
+}

@@ -1,0 +1,121 @@
+import AnnaOutbox
+import ArgumentParser
+import CoreJS
+import Foundation
+
+/// `anna outbox`: look into an outbox file, upload it, list and requeue its dead letters.
+struct OutboxCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "outbox",
+        abstract: "Inspect, upload and repair an outbox file (docs/outbox.md).",
+        discussion: """
+            Examples:
+              anna outbox stats results.sqlite --json
+              anna outbox flush results.sqlite --deliver http://127.0.0.1:8080/batch
+              anna outbox dead results.sqlite --requeue
+            """,
+        subcommands: [Stats.self, Flush.self, Dead.self])
+
+    /// Opens `path` for a subcommand; a missing file is an error (nothing to inspect).
+    static func open(_ path: String) throws -> Outbox {
+        guard FileManager.default.fileExists(atPath: path) else {
+            printError("\(path): no such outbox file")
+            throw ExitCodes.noInput
+        }
+        do {
+            return try Outbox(path: path) { printError("\($0)") }
+        } catch {
+            printError("\(error)")
+            throw ExitCodes.noInput
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print how many results wait, are in flight, were set aside or dropped.")
+
+        @Argument(help: "The outbox file.") var file: String
+        @Flag(help: "Print JSON: pending, inFlight, deadLetter, dropped (by reason), oldestAgeSeconds.") var json = false
+
+        func run() throws {
+            let outbox = try OutboxCommand.open(file)
+            defer { outbox.close() }
+            let stats = try outbox.stats()
+            if json {
+                let dropped = JSONValue.object(
+                    .init(uniqueKeysWithValues: stats.dropped.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
+                let object: JSONValue = [
+                    "pending": .number(Double(stats.pending)), "inFlight": .number(Double(stats.inFlight)),
+                    "deadLetter": .number(Double(stats.deadLetter)), "dropped": dropped,
+                    "oldestAgeSeconds": .number((stats.oldestAgeSeconds * 1000).rounded() / 1000),
+                ]
+                printOutput(object.jsonText)
+            } else {
+                printOutput("pending:          \(stats.pending)")
+                printOutput("inFlight:         \(stats.inFlight)")
+                printOutput("deadLetter:       \(stats.deadLetter)")
+                let dropped = stats.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                printOutput("dropped:          \(dropped.isEmpty ? "none" : dropped.joined(separator: ", "))")
+                printOutput("oldestAgeSeconds: \(String(format: "%.1f", stats.oldestAgeSeconds))")
+            }
+        }
+    }
+
+    struct Flush: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Upload every waiting result, then exit (1 when some are left at --timeout).")
+
+        @Argument(help: "The outbox file.") var file: String
+        @Option(help: ArgumentHelp("Where to post the batches.", valueName: "url")) var deliver: String
+        @Option(help: "Give up after this many seconds (default: never).") var timeout: Double?
+        @OptionGroup var delivery: DeliveryOptions
+
+        func run() throws {
+            let outbox = try OutboxCommand.open(file)
+            defer { outbox.close() }
+            let uploader: OutboxUploader
+            do {
+                uploader = try OutboxUploader(outbox: outbox, configuration: delivery.configuration(url: deliver))
+            } catch {
+                printError("\(error)")
+                throw ExitCodes.usage
+            }
+            let timeout = timeout
+            let outcome = try runBlocking { await uploader.flush(timeoutSeconds: timeout) }
+            let tally = uploader.tally
+            printError(
+                "delivered \(tally.delivered) results in \(tally.requests) requests (\(tally.retries) retried), \(tally.deadLettered) set aside")
+            if case let .timedOut(remaining) = outcome {
+                printError("\(remaining) results are still waiting in \(file)")
+                throw ExitCodes.failure
+            }
+        }
+    }
+
+    struct Dead: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the results set aside (one JSON line each), or requeue them with --requeue.")
+
+        @Argument(help: "The outbox file.") var file: String
+        @Flag(help: "Move them back to the end of the queue (message IDs unchanged).") var requeue = false
+
+        func run() throws {
+            let outbox = try OutboxCommand.open(file)
+            defer { outbox.close() }
+            if requeue {
+                let (requeued, kept) = try outbox.requeueDeadLetters()
+                printError("requeued \(requeued) results\(kept > 0 ? "; \(kept) unreadable ones stay" : "")")
+                return
+            }
+            for letter in try outbox.deadLetters() {
+                let line: JSONValue = [
+                    "messageId": .string(letter.messageId), "session": .string(letter.session),
+                    "seq": .number(Double(letter.seq)), "status": .number(Double(letter.status)),
+                    "reason": .string(letter.reason), "responseBody": .string(letter.responseBody),
+                    "task": letter.task.map(JSONValue.string) ?? .null, "result": .string(letter.result),
+                ]
+                printOutput(line.jsonText)
+            }
+        }
+    }
+}

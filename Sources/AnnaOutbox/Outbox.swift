@@ -1,0 +1,169 @@
+import Anna
+import CoreJS
+import Foundation
+import GRDB
+import Logging
+
+/// A durable queue of results in an SQLite file (WAL), uploaded by an ``OutboxUploader``.
+///
+/// Appending never waits for the disk: results are queued in memory and written by the
+/// outbox's own queue in batches (group commit). Once written they survive the process
+/// being killed (``OutboxConfiguration/Durability/processKill``, the default) or a power
+/// loss (``OutboxConfiguration/Durability/powerLoss``). Results stay in the file until a
+/// collector accepts them; caps on rows, bytes and age drop the oldest, each drop counted.
+///
+/// ```swift
+/// let outbox = try Outbox(path: "results.sqlite")
+/// var dependency = Manager.Dependency()
+/// dependency.outbox = outbox.sink()
+/// let manager = Manager(moduleURL: moduleURL, dependency: dependency)
+/// let uploader = try OutboxUploader(outbox: outbox, configuration: UploadConfiguration(url: "https://collect.example/batch"))
+/// Task { await uploader.run() }
+/// ```
+public final class Outbox: Sendable {
+    /// The file's path.
+    public let path: String
+    /// How the outbox was opened.
+    public let configuration: OutboxConfiguration
+    /// When the file was damaged at open: what was recovered, and where the damaged copy is.
+    public let salvage: OutboxError?
+
+    let store: OutboxStore
+    let writer: OutboxWriter
+    let onError: @Sendable (OutboxError) -> Void
+
+    /// Opens the outbox at `path`, creating it when missing. A damaged file is set aside
+    /// (renamed `<path>.damaged-<ms>`), what it still holds is copied into a new file, and
+    /// ``salvage`` (also passed to `onError`) says what was recovered.
+    /// - Parameters:
+    ///   - onError: What the outbox reports when no call is there to throw to (a failed
+    ///     write, drops by the caps, a salvage); by default swift-log's `anna.outbox` logger.
+    /// - Throws: ``OutboxError/storage(path:message:)`` when the file cannot be opened or created.
+    public init(
+        path: String, configuration: OutboxConfiguration = OutboxConfiguration(),
+        onError: (@Sendable (OutboxError) -> Void)? = nil
+    ) throws {
+        let report = onError ?? { Logger(label: "anna.outbox").error("\($0)") }
+        self.path = path
+        self.configuration = configuration
+        self.onError = report
+        var salvage: OutboxError?
+        do {
+            store = try OutboxStore(path: path, configuration: configuration)
+        } catch {
+            guard let detail = OutboxSalvage.damage(in: error) else {
+                throw OutboxError.storage(path: path, message: "cannot open the outbox: \(error)")
+            }
+            let (salvaged, summary) = try OutboxSalvage.salvage(path: path, configuration: configuration, detail: detail)
+            store = salvaged
+            salvage = summary
+            report(summary)
+        }
+        self.salvage = salvage
+        writer = OutboxWriter(store: store, onError: report)
+    }
+
+    /// A new random session name.
+    public static func newSession() -> String {
+        UUID().uuidString.lowercased()
+    }
+
+    /// A sink for ``Manager/Dependency/outbox`` that appends every result under `session`.
+    /// Give the same session name to a replay of the same session so its message IDs repeat.
+    public func sink(session: String = Outbox.newSession()) -> OutboxSink {
+        OutboxSink(outbox: self, session: session)
+    }
+
+    /// Queues `result` under `session` and returns at once.
+    /// - Parameter time: When the result was delivered, in milliseconds since the epoch.
+    /// - Throws: ``OutboxError/resultTooLarge(bytes:limit:task:)`` (counted under `tooLarge`),
+    ///   ``OutboxError/backpressure(dropped:limit:)`` for the first result of an episode in
+    ///   which the writer fell behind (each dropped result counted), ``OutboxError/closed(path:)``.
+    public func append(_ result: AnalyticsResult, session: String, time: Double) throws(OutboxError) {
+        let text = result.value.jsonText
+        let resultBytes = text.utf8.count
+        guard resultBytes <= configuration.maximumResultBytes else {
+            writer.countDrop(.tooLarge)
+            throw .resultTooLarge(bytes: resultBytes, limit: configuration.maximumResultBytes, task: result.meta?.task)
+        }
+        let meta = result.meta
+        let appendedAt = Date().timeIntervalSince1970
+        // The message ID repeats the session and adds up to 20 digits.
+        let bytes =
+            WireFormat.messageOverheadBytes + 2 * session.utf8.count + 20 + resultBytes + (meta?.task.utf8.count ?? 0)
+            + (meta?.path.utf8.count ?? 0) + (meta?.event.utf8.count ?? 0)
+        let refusal = writer.append(
+            session: session,
+            make: { seq in
+                let message = OutboxMessage(
+                    messageId: MessageID.make(session: session, seq: seq), session: session, seq: seq, time: time,
+                    task: meta?.task, path: meta?.path, event: meta?.event, result: text)
+                return OutboxStore.Entry(message: message, bytes: bytes, appendedAt: appendedAt)
+            }, bytes: bytes)
+        if let refusal { throw refusal }
+    }
+
+    /// Waits until every result appended before is written to the file.
+    public func waitUntilWritten() async {
+        await writer.written()
+    }
+
+    /// Blocks until every result appended before is written to the file.
+    public func synchronize() {
+        writer.synchronize()
+    }
+
+    /// The counts: waiting, in flight, dead letters, drops by reason, the oldest's age.
+    /// - Throws: ``OutboxError/storage(path:message:)`` when the file cannot be read.
+    public func stats() throws(OutboxError) -> OutboxStats {
+        var stats: OutboxStats
+        do {
+            stats = try store.stats(now: Date().timeIntervalSince1970)
+        } catch {
+            throw .storage(path: path, message: "cannot read the stats: \(error)")
+        }
+        stats.pending += writer.unwrittenCount
+        for (reason, count) in writer.unwrittenDrops { stats.dropped[reason.rawValue, default: 0] += count }
+        return stats
+    }
+
+    /// The results set aside, oldest first.
+    public func deadLetters() throws(OutboxError) -> [DeadLetter] {
+        do { return try store.deadLetters() } catch {
+            throw .storage(path: path, message: "cannot read the dead letters: \(error)")
+        }
+    }
+
+    /// Moves the dead letters back to the end of the queue (IDs unchanged, so a collector
+    /// that did take one drops the copy); returns how many moved and how many stay
+    /// (unreadable ones, which no retry can send).
+    public func requeueDeadLetters() throws(OutboxError) -> (requeued: Int, kept: Int) {
+        do { return try store.requeueDeadLetters(now: Date().timeIntervalSince1970) } catch {
+            throw .storage(path: path, message: "cannot requeue the dead letters: \(error)")
+        }
+    }
+
+    /// Writes what is queued, refuses further appends and closes the file (folding the
+    /// write-ahead log into it).
+    public func close() {
+        writer.close()
+        do {
+            try store.database.close()
+        } catch {
+            onError(.storage(path: path, message: "closing the file failed: \(error)"))
+        }
+    }
+}
+
+/// Appends a manager's results to an ``Outbox`` under one session (``Manager/Dependency/outbox``).
+public struct OutboxSink: ResultSink {
+    /// The outbox appended to.
+    public let outbox: Outbox
+    /// The session every result is appended under.
+    public let session: String
+
+    /// Appends `result`; see ``Outbox/append(_:session:time:)``.
+    public func append(_ result: AnalyticsResult, time: Double) throws {
+        try outbox.append(result, session: session, time: time)
+    }
+}

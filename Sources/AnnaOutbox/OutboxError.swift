@@ -1,0 +1,51 @@
+/// What can go wrong with an ``Outbox`` or its uploader, each with what to do about it.
+public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A result's JSON is over the size limit; it was not kept.
+    case resultTooLarge(bytes: Int, limit: Int, task: String?)
+    /// Results were dropped because the writer fell too far behind (counted under `backpressure`).
+    case backpressure(dropped: Int, limit: Int)
+    /// The outbox was closed; nothing more is appended.
+    case closed(path: String)
+    /// The outbox file could not be opened or written.
+    case storage(path: String, message: String)
+    /// The file was damaged: what could be read was kept, the damaged file set aside.
+    case salvaged(path: String, damagedCopy: String, recovered: Int, unreadable: Int, detail: String)
+    /// Rows that failed their checksum or could not be decoded were set aside as dead letters.
+    case unreadableRows(path: String, count: Int)
+    /// Results were set aside because the server refused them (a 400, 413 or 422 on one result).
+    case refused(status: Int, messageIds: [String], body: String)
+    /// The collector answered with a status that retrying will not fix by itself (401, 403, 404, …).
+    case rejectedByServer(status: Int, url: String, body: String)
+    /// The upload URL is not a usable http(s) URL.
+    case invalidURL(String)
+
+    /// The message, with what to do.
+    public var description: String {
+        switch self {
+        case let .resultTooLarge(bytes, limit, task):
+            return
+                "outbox: a result of \(bytes) bytes\(task.map { " from task \($0)" } ?? "") is over the limit of \(limit) bytes and was not kept: return less from the task, or raise OutboxConfiguration.maximumResultBytes"
+        case let .backpressure(dropped, limit):
+            return
+                "outbox: \(dropped) results dropped because more than \(limit) bytes were waiting to be written: the disk is slower than the results arrive (counted under dropped.backpressure)"
+        case let .closed(path):
+            return "outbox \(path): closed, the result was not kept"
+        case let .storage(path, message):
+            return "outbox \(path): \(message)"
+        case let .salvaged(path, damagedCopy, recovered, unreadable, detail):
+            return
+                "outbox \(path): the file was damaged (\(detail)); \(recovered) results recovered, \(unreadable) unreadable; the damaged file is kept as \(damagedCopy)"
+        case let .unreadableRows(path, count):
+            return
+                "outbox \(path): \(count) stored results failed their checksum or could not be decoded; they were set aside as dead letters (anna outbox dead \(path))"
+        case let .refused(status, messageIds, body):
+            return
+                "outbox: the server refused \(messageIds.count == 1 ? "result \(messageIds[0])" : "\(messageIds.count) results") with status \(status) (\(body.prefix(200))); set aside as a dead letter (anna outbox dead FILE --requeue sends it again)"
+        case let .rejectedByServer(status, url, body):
+            return
+                "outbox: \(url) answered \(status) (\(body.prefix(200))); results are kept and retried with back-off: check the URL and the token"
+        case let .invalidURL(url):
+            return "outbox: \(url) is not an http:// or https:// URL"
+        }
+    }
+}

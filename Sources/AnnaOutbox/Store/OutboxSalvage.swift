@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+
+/// Recovery of a damaged outbox file: the file is renamed aside, every row that can still be
+/// read and passes its checksum is copied into a new file, rows that fail it become dead
+/// letters, and the rest is counted as lost (`corrupt`).
+enum OutboxSalvage {
+    /// What is damaged, when `error` says the file is (rather than, say, unreadable by permission).
+    static func damage(in error: any Error) -> String? {
+        if let damage = error as? OutboxDamage { return damage.detail }
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_FULL, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_AUTH,
+            .SQLITE_NOMEM:
+            return nil
+        default:
+            return error.message ?? "\(error)"
+        }
+    }
+
+    /// Sets the file at `path` aside and builds a new one from what it still holds.
+    static func salvage(path: String, configuration: OutboxConfiguration, detail: String) throws -> (OutboxStore, OutboxError) {
+        let files = FileManager.default
+        let now = Date().timeIntervalSince1970
+        let damagedCopy = "\(path).damaged-\(Int64(now * 1000))"
+        do {
+            try files.moveItem(atPath: path, toPath: damagedCopy)
+            for suffix in ["-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
+                try files.moveItem(atPath: path + suffix, toPath: damagedCopy + suffix)
+            }
+        } catch {
+            throw OutboxError.storage(path: path, message: "the file is damaged (\(detail)) and cannot be set aside: \(error)")
+        }
+        let recovered = read(damagedCopy)
+        let store: OutboxStore
+        do {
+            var fresh = configuration
+            fresh.verifiesOnOpen = false
+            store = try OutboxStore(path: path, configuration: fresh)
+            try store.database.write { db in
+                for (session, next) in recovered.sessions {
+                    try db.execute(sql: "INSERT INTO session(name, nextSeq) VALUES (?, ?)", arguments: [session, next])
+                }
+            }
+            for (session, next) in recovered.sessions { store.advanceSequence(of: session, to: next) }
+            let good = recovered.rows.filter { $0.defect == nil }
+            let entries = good.compactMap { item in
+                item.message.map { OutboxStore.Entry(message: $0, bytes: item.bytes, appendedAt: now) }
+            }
+            var drops = recovered.drops
+            drops[.corrupt, default: 0] += recovered.lost
+            try store.write(entries, drops: drops, now: now)
+            let bad = recovered.rows.filter { $0.defect != nil }
+            for item in bad {
+                // Only the ID is needed for the dead letter; the row itself is not in the new file.
+                try store.deadLetterUnreadable(item, now: now)
+            }
+        } catch {
+            throw OutboxError.storage(path: path, message: "the file is damaged (\(detail)) and a new one cannot be written: \(error)")
+        }
+        let unreadable = recovered.rows.count(where: { $0.defect != nil }) + recovered.lost
+        let summary = OutboxError.salvaged(
+            path: path, damagedCopy: damagedCopy, recovered: recovered.rows.count(where: { $0.defect == nil }),
+            unreadable: unreadable,
+            detail: detail + (recovered.notes.isEmpty ? "" : "; " + recovered.notes.joined(separator: "; ")))
+        return (store, summary)
+    }
+
+    struct Recovered {
+        var rows: [OutboxStore.Stored] = []
+        var sessions: [String: Int64] = [:]
+        var drops: [DropReason: Int] = [:]
+        /// Rows known to be lost (IDs skipped over damaged pages).
+        var lost = 0
+        var notes: [String] = []
+    }
+
+    /// Everything readable in the damaged file; never throws (what fails is noted).
+    static func read(_ path: String) -> Recovered {
+        var recovered = Recovered()
+        let database: DatabaseQueue
+        do {
+            var configuration = OutboxConfiguration()
+            configuration.verifiesOnOpen = false
+            database = try OutboxStore.openQueue(path: path, configuration: configuration, readonly: true)
+        } catch {
+            recovered.notes.append("nothing could be read: \(error)")
+            return recovered
+        }
+        defer { try? database.close() }  // a read-only handle: nothing to lose on close
+        do {
+            try database.read { db in
+                do {
+                    let cursor = try Row.fetchCursor(db, sql: "SELECT name, nextSeq FROM session")
+                    while let row = try cursor.next() {
+                        if let name = String.fromDatabaseValue(row[0]), let next = Int64.fromDatabaseValue(row[1]) {
+                            recovered.sessions[name] = max(recovered.sessions[name] ?? 0, next)
+                        }
+                    }
+                } catch {
+                    recovered.notes.append("the sessions could not all be read (\(error))")
+                }
+                do {
+                    let cursor = try Row.fetchCursor(db, sql: "SELECT reason, count FROM dropCount")
+                    while let row = try cursor.next() {
+                        if let reason = String.fromDatabaseValue(row[0]).flatMap(DropReason.init(rawValue:)),
+                            let count = Int.fromDatabaseValue(row[1]), count > 0
+                        {
+                            recovered.drops[reason, default: 0] += count
+                        }
+                    }
+                } catch {
+                    recovered.notes.append("the drop counts could not all be read (\(error))")
+                }
+                readMessages(db, into: &recovered)
+            }
+        } catch {
+            recovered.notes.append("reading failed: \(error)")
+        }
+        for row in recovered.rows where row.defect == nil {
+            if let message = row.message {
+                recovered.sessions[message.session] = max(recovered.sessions[message.session] ?? 0, message.seq + 1)
+            }
+        }
+        return recovered
+    }
+
+    /// Reads rows in ID order; over a damaged stretch, probes further IDs at doubling
+    /// distances (at most 64 failures in a row), counting the IDs skipped as lost.
+    private static func readMessages(_ db: Database, into recovered: inout Recovered) {
+        var after: Int64 = 0
+        var step: Int64 = 1
+        var failures = 0
+        var skipped: Int64 = 0
+        while failures < 64 {
+            do {
+                let cursor = try Row.fetchCursor(
+                    db, sql: "SELECT \(OutboxSchema.messageColumns), bytes FROM message WHERE rowid > ? ORDER BY rowid",
+                    arguments: [after])
+                while let row = try cursor.next() {
+                    let item = OutboxStore.decode(row)
+                    guard item.id > after else { continue }
+                    if failures > 0 {
+                        recovered.lost += Int(min(skipped, item.id - 1 - after))
+                        skipped = 0
+                        failures = 0
+                        step = 1
+                    }
+                    recovered.rows.append(item)
+                    after = item.id
+                }
+                return
+            } catch {
+                if failures == 0 { recovered.notes.append("rows after ID \(after) are damaged (\(error))") }
+                failures += 1
+                after += step
+                skipped += step
+                step = min(step * 2, Int64(1) << 40)
+            }
+        }
+        recovered.notes.append("no row could be read after ID \(after)")
+    }
+}

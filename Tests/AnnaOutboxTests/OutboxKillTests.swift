@@ -1,0 +1,128 @@
+import Anna
+import AnnaCollector
+import AnnaOutbox
+import AnnaTestSupport
+import CoreJS
+import Foundation
+import GRDB
+import Testing
+
+/// Child processes appending or uploading are SIGKILLed at random points; nothing appended
+/// is torn, nothing committed is lost. ANNA_KILL_ROUNDS sets the rounds (200 by default).
+@Suite struct OutboxKillTests {
+    static let rounds = ProcessInfo.processInfo.environment["ANNA_KILL_ROUNDS"].flatMap(Int.init) ?? 200
+    static let helper = BuildProducts.executable("anna-outbox-crash-helper")
+
+    /// ``runAndKill(_:afterMilliseconds:)`` on a thread of its own: its waits must not hold
+    /// one of the few threads Swift's tasks (and the collector in this process) run on.
+    static func runAndKillOffThePool(_ arguments: [String], afterMilliseconds milliseconds: Int) async throws -> Int32 {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try runAndKill(arguments, afterMilliseconds: milliseconds) })
+            }
+        }
+    }
+
+    /// Starts the helper with `arguments`, lets it run `milliseconds` once it says it is
+    /// ready, kills it with SIGKILL.
+    static func runAndKill(_ arguments: [String], afterMilliseconds milliseconds: Int) throws -> Int32 {
+        let process = Process()
+        process.executableURL = helper
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        _ = output.fileHandleForReading.availableData  // "ready", or end of file if it failed
+        usleep(useconds_t(milliseconds * 1000))
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The number of rows, and the rows from the `from`th on.
+    static func messageRows(in path: String, from: Int) throws -> (Int, [Row]) {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0,
+                try Row.fetchAll(db, sql: "SELECT session, seq, result, time FROM message WHERE id > ? ORDER BY id", arguments: [from])
+            )
+        }
+    }
+
+    static func messageIDs(in path: String) throws -> Set<String> {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in try String.fetchSet(db, sql: "SELECT messageId FROM message") }
+    }
+
+    @Test func anAppendingProcessKilledAtRandomLeavesAnExactPrefix() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("outbox.sqlite")
+        var generator = SystemRandomNumberGenerator()
+        var previous = 0
+        var grew = 0
+        for round in 0..<Self.rounds {
+            let status = try await Self.runAndKillOffThePool(["append", path], afterMilliseconds: Int.random(in: 0...25, using: &generator))
+            #expect(status == SIGKILL, "round \(round): the helper ended by itself with \(status)")
+            // Read the file as it is on disk, without the outbox's own recovery, so a torn row shows.
+            // Read the file as it is on disk, without the outbox's own recovery, so a torn row
+            // shows: the rows checked in earlier rounds (from the last one on) and the new ones.
+            let (count, rows) = try Self.messageRows(in: path, from: max(0, previous - 1))
+            for (offset, row) in rows.enumerated() {
+                let index = max(0, previous - 1) + offset
+                let seq: Int64 = row["seq"]
+                let result = try JSONValue(parsing: row["result"] as String)
+                guard seq == Int64(index), result.objectValue?["i"]?.numberValue == Double(index), row["session"] == "crash",
+                    row["time"] == Double(index)
+                else {
+                    Issue.record("round \(round): row \(index) is \(row), not the \(index)th result")
+                    return
+                }
+            }
+            #expect(count == max(0, previous - 1) + rows.count, "round \(round): the row IDs are not dense")
+            #expect(count >= previous, "round \(round): rows went from \(previous) to \(count)")
+            if count > previous { grew += 1 }
+            previous = count
+            let outbox = try Outbox(path: path)
+            #expect(outbox.salvage == nil)
+            #expect(try outbox.stats().pending == count)
+            outbox.close()
+        }
+        #expect(grew > Self.rounds / 2, "the helper appended in only \(grew) of \(Self.rounds) rounds")
+    }
+
+    @Test func anUploadingProcessKilledAtRandomLosesNothing() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("outbox.sqlite")
+        let outbox = try Outbox(path: path)
+        for index in 0..<2000 {
+            try outbox.append(AnalyticsResult(value: ["n": .number(Double(index))]), session: "s\(index % 3)", time: 0)
+        }
+        outbox.close()
+        let before = try Self.messageIDs(in: path)
+        #expect(before.count == 2000)
+        var failures = FailureInjection()
+        failures.delayMilliseconds = 3
+        let server = try await RunningCollector(storePath: folder.file("collected.sqlite"), failures: failures)
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<Self.rounds {
+            let status = try await Self.runAndKillOffThePool(
+                ["upload", path, server.url, "4"], afterMilliseconds: Int.random(in: 0...40, using: &generator))
+            #expect(status == SIGKILL || status == 0, "round \(round): the helper failed with \(status)")
+        }
+        let final = try Outbox(path: path)
+        let uploader = try OutboxUploader(outbox: final, configuration: UploadConfiguration(url: server.url))
+        #expect(await uploader.flush(timeoutSeconds: 60) == .empty)
+        final.close()
+        await server.stop()
+        let collected = try server.storedIDs()
+        #expect(collected == before, "lost: \(before.subtracting(collected).count), unexpected: \(collected.subtracting(before).count)")
+        let requests = server.collector.requests
+        let sent = requests.reduce(0) { $0 + $1.count }
+        // Kills between a 2xx and the delete resend a batch: the collector drops those copies.
+        print("upload kill test: \(requests.count) requests, \(sent) messages sent for \(collected.count) distinct")
+    }
+}

@@ -1,0 +1,187 @@
+import Anna
+import AnnaCollector
+import AnnaOutbox
+import AnnaTestSupport
+import CoreJS
+import Foundation
+import Testing
+
+/// The outbox file on its own: appends, limits, caps, stats, the manager's hook.
+@Suite struct OutboxStoreTests {
+    @Test func appendsAreNumberedPerSessionAndSurviveReopening() async throws {
+        let rig = try Rig()
+        try rig.append(3, session: "a")
+        try rig.append(2, session: "b")
+        rig.outbox.close()
+        let reopened = try Outbox(path: rig.folder.file("outbox.sqlite"))
+        try reopened.append(AnalyticsResult(value: 1), session: "a", time: 0)
+        reopened.synchronize()
+        #expect(try reopened.stats().pending == 6)
+        let transport = CapturingTransport()
+        let uploader = try OutboxUploader(
+            outbox: reopened, configuration: UploadConfiguration(url: "http://127.0.0.1:9/"), transport: transport)
+        #expect(await uploader.flush() == .empty)
+        #expect(transport.messages.map(\.messageId) == ["a#0", "a#1", "a#2", "b#0", "b#1", "a#3"])
+        // Sequence numbers are not reused once the rows that had them are gone.
+        try reopened.append(AnalyticsResult(value: 2), session: "a", time: 0)
+        #expect(await uploader.flush() == .empty)
+        #expect(transport.messages.last?.messageId == "a#4")
+    }
+
+    @Test func aResultOverTheLimitIsRefusedAndCounted() throws {
+        let rig = try Rig()
+        let big = AnalyticsResult(
+            value: ["blob": .string(String(repeating: "x", count: 40_000))], meta: ResultMeta(task: "t/big", path: "/", event: "e"))
+        #expect(throws: OutboxError.resultTooLarge(bytes: 40_011, limit: 32_768, task: "t/big")) {
+            try rig.outbox.append(big, session: "s", time: 0)
+        }
+        rig.outbox.synchronize()
+        let stats = try rig.outbox.stats()
+        #expect(stats.dropped == ["tooLarge": 1])
+        #expect(stats.pending == 0)
+        #expect(
+            OutboxError.resultTooLarge(bytes: 40_011, limit: 32_768, task: "t/big").description.contains(
+                "raise OutboxConfiguration.maximumResultBytes"))
+    }
+
+    struct CapCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var configure: @Sendable (inout OutboxConfiguration) -> Void
+        var reason: DropReason
+        var kept: Int
+        var testDescription: String { name }
+    }
+
+    static let capCases: [CapCase] = [
+        CapCase(name: "rows", configure: { $0.maximumRows = 40 }, reason: .rowCap, kept: 40),
+        CapCase(name: "bytes", configure: { $0.maximumBytes = 60 * 200 }, reason: .byteCap, kept: 60),
+        CapCase(name: "age", configure: { $0.maximumAgeSeconds = -1 }, reason: .age, kept: 0),
+    ]
+
+    @Test(arguments: capCases)
+    func capsDropTheOldestAndCountThem(_ capCase: CapCase) async throws {
+        var configuration = OutboxConfiguration()
+        configuration.maximumRowsPerTransaction = 10
+        capCase.configure(&configuration)
+        let rig = try Rig(configuration: configuration)
+        // Each result is 200 bytes as the outbox counts it.
+        try rig.append(100) { _ in .string(String(repeating: "q", count: 200 - 120 - 2 * 2 - 20 - 2 - 3 - 2 - 1)) }
+        let stats = try rig.outbox.stats()
+        #expect(stats.pending == capCase.kept)
+        #expect(stats.dropped[capCase.reason.rawValue] == 100 - capCase.kept)
+        let transport = CapturingTransport()
+        let uploader = try OutboxUploader(
+            outbox: rig.outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/"), transport: transport)
+        #expect(await uploader.flush() == .empty)
+        #expect(transport.messages.map(\.seq) == Array(Int64(100 - capCase.kept)..<100), "the newest are kept")
+        #expect(rig.errors.all.contains { $0.description.contains(capCase.reason.rawValue) })
+    }
+
+    @Test func deadLettersBeyondTheirCapAreDroppedAndCounted() async throws {
+        var configuration = OutboxConfiguration()
+        configuration.maximumDeadLetters = 3
+        let rig = try Rig(configuration: configuration)
+        try rig.append(10) { ["n": .number(Double($0)), "tag": "POISON"] }
+        var failures = FailureInjection()
+        failures.rejectMessageContaining = "POISON"
+        let server = try await rig.collector(failures)
+        #expect(try await rig.uploader(server.url).flush() == .empty)
+        await server.stop()
+        let stats = try rig.outbox.stats()
+        #expect(stats.deadLetter == 3)
+        #expect(stats.dropped["deadLetterCap"] == 7)
+        #expect(try rig.outbox.deadLetters().map(\.messageId) == ["s1#7", "s1#8", "s1#9"])
+    }
+
+    @Test func whenTheWriterFallsBehindNewResultsAreDroppedCountedAndReportedOnce() throws {
+        var configuration = OutboxConfiguration()
+        configuration.maximumUnwrittenBytes = 2000
+        let rig = try Rig(configuration: configuration)
+        var refusals = 0
+        for index in 0..<5000 {
+            do {
+                try rig.outbox.append(AnalyticsResult(value: .number(Double(index))), session: "s", time: 0)
+            } catch {
+                if case .backpressure = error { refusals += 1 }
+            }
+        }
+        rig.outbox.synchronize()
+        let stats = try rig.outbox.stats()
+        let dropped = stats.dropped["backpressure"] ?? 0
+        #expect(stats.pending + dropped == 5000, "every result is either kept or counted")
+        // One report per episode in which the writer fell behind, not one per result.
+        #expect(dropped == 0 ? refusals == 0 : (refusals >= 1 && refusals <= dropped))
+    }
+
+    @Test func statsOfAFreshOutbox() throws {
+        let rig = try Rig()
+        #expect(try rig.outbox.stats() == OutboxStats(pending: 0, inFlight: 0, deadLetter: 0, dropped: [:], oldestAgeSeconds: 0))
+        try rig.append(2)
+        let stats = try rig.outbox.stats()
+        #expect(stats.pending == 2 && stats.oldestAgeSeconds >= 0 && stats.oldestAgeSeconds < 60)
+    }
+
+    @Test(arguments: [(1, 0.5), (2, 1.0), (3, 2.0), (6, 16.0), (10, 256.0), (11, 300.0), (40, 300.0), (1000, 300.0)])
+    func backoffDoublesFromHalfASecondToFiveMinutes(failures: Int, seconds: Double) {
+        #expect(RetryPolicy.backoff(failures: failures, initial: 0.5, maximum: 300, jitter: 0.1, random: 0) == seconds)
+        let jittered = RetryPolicy.backoff(failures: failures, initial: 0.5, maximum: 300, jitter: 0.1, random: 0.999)
+        #expect(jittered >= seconds * 0.9 && jittered < seconds)
+    }
+
+    @Test(arguments: [
+        ("Wed, 21 Oct 2015 07:28:00 GMT", 10.0), ("Wednesday, 21-Oct-15 07:28:00 GMT", 10.0), ("Wed Oct 21 07:28:00 2015", 10.0),
+        ("Wed, 21 Oct 2015 07:27:00 GMT", 0.0), ("12", 12.0), (" 3 ", 3.0),
+    ])
+    func retryAfterForms(value: String, seconds: Double) throws {
+        let now = Date(timeIntervalSince1970: 1_445_412_470)  // Wed, 21 Oct 2015 07:27:50 GMT
+        #expect(RetryPolicy.retryAfterSeconds(value, now: now) == seconds)
+    }
+
+    @Test(arguments: ["", "-1", "1.5", "tomorrow", "Wed, 32 Oct 2015 07:28:00 GMT"])
+    func unreadableRetryAfter(value: String) {
+        #expect(RetryPolicy.retryAfterSeconds(value) == nil)
+    }
+
+    @Test func everyResultOfAManagerReachesItsOutbox() async throws {
+        let folder = try TemporaryFolder([
+            "m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "m/task/index.js": "match('tap', (node) => ({ n: node.latestEvent().attributes.n }))",
+        ])
+        let outbox = try Outbox(path: folder.file("outbox.sqlite"))
+        var dependency = Manager.Dependency()
+        dependency.outbox = outbox.sink(session: "app")
+        let manager = Manager(moduleURL: folder.url.appendingPathComponent("m"), dependency: dependency)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        let app = AppHost(manager: manager)
+        let link = ChainLink(next: app)
+        let screen = Analyzer(owner: link)
+        screen.enable(naming: "screen")
+        for n in 0..<5 { screen.record("tap", with: ["n": .number(Double(n))]) }
+        await manager.flush()
+        await outbox.waitUntilWritten()
+        #expect(delegate.values.count == 5)
+        let transport = CapturingTransport()
+        let uploader = try OutboxUploader(
+            outbox: outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/"), transport: transport)
+        #expect(await uploader.flush() == .empty)
+        #expect(transport.messages.map(\.messageId) == (0..<5).map { "app#\($0)" })
+        #expect(transport.messages.map(\.result) == (0..<5).map { "{\"n\":\($0)}" })
+        #expect(transport.messages.allSatisfy { $0.task == "tap" && $0.path == "/screen" && $0.event == "tap" })
+        withExtendedLifetime((link, app)) {}
+    }
+}
+
+/// The application object at the top of a chain, owning the root analyzer.
+final class AppHost: Responder, Analyzable, @unchecked Sendable {
+    var nextResponder: (any Responder)? { nil }
+    let analyzer: any Analyzing
+    init(manager: Manager) { analyzer = RootAnalyzer(manager: manager) }
+}
+
+/// A responder that only links to the next one (and stands for an analyzer).
+final class ChainLink: Responder, FocusPathConstituting, @unchecked Sendable {
+    let next: (any Responder)?
+    init(next: (any Responder)?) { self.next = next }
+    var nextResponder: (any Responder)? { next }
+}

@@ -1,0 +1,95 @@
+import Anna
+import AnnaCollector
+import AnnaOutbox
+import AnnaTestSupport
+import CoreJS
+import Foundation
+import Testing
+
+/// A collector listening on a free loopback port for the length of a test.
+final class RunningCollector: Sendable {
+    let collector: Collector
+    let port: Int
+    private let task: Task<Void, any Error>
+
+    var url: String { "http://127.0.0.1:\(port)/batch" }
+
+    init(storePath: String, failures: FailureInjection = FailureInjection()) async throws {
+        var configuration = CollectorConfiguration(storePath: storePath)
+        configuration.failures = failures
+        let collector = try Collector(configuration: configuration)
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        task = Task { try await collector.run { port in continuation.yield(port) } }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        self.collector = collector
+        self.port = port
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// The distinct message IDs stored.
+    func storedIDs() throws -> Set<String> { Set(try collector.store.messages().map(\.messageId)) }
+}
+
+/// Records the back-off delays the uploader asks for and waits only a millisecond each.
+final class RecordingSleeper: Sendable {
+    private let delays = Locked<[Double]>([])
+    var recorded: [Double] { delays.withLock { $0 } }
+    var sleep: @Sendable (Double) async throws -> Void {
+        { seconds in
+            self.delays.withLock { $0.append(seconds) }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+}
+
+/// Errors an outbox reported.
+final class ErrorLog: Sendable {
+    private let errors = Locked<[OutboxError]>([])
+    var all: [OutboxError] { errors.withLock { $0 } }
+    var handler: @Sendable (OutboxError) -> Void { { error in self.errors.withLock { $0.append(error) } } }
+}
+
+/// A test's folder, outbox, collector and uploader.
+struct Rig {
+    let folder: TemporaryFolder
+    let outbox: Outbox
+    let errors = ErrorLog()
+    let sleeper = RecordingSleeper()
+
+    init(configuration: OutboxConfiguration = OutboxConfiguration()) throws {
+        folder = try TemporaryFolder()
+        let errors = errors
+        outbox = try Outbox(path: folder.file("outbox.sqlite"), configuration: configuration, onError: errors.handler)
+    }
+
+    /// Appends `count` results `{"n": i}` (plus `extra` fields) under `session`.
+    func append(_ count: Int, session: String = "s1", from start: Int = 0, value: (Int) -> JSONValue = { ["n": .number(Double($0))] })
+        throws
+    {
+        for index in start..<(start + count) {
+            try outbox.append(
+                AnalyticsResult(value: value(index), meta: ResultMeta(task: "t/e", path: "/p", event: "e")), session: session,
+                time: 1_700_000_000_000 + Double(index))
+        }
+        outbox.synchronize()
+    }
+
+    func collector(_ failures: FailureInjection = FailureInjection()) async throws -> RunningCollector {
+        try await RunningCollector(storePath: folder.file("collected-\(UUID().uuidString).sqlite"), failures: failures)
+    }
+
+    func uploader(
+        _ url: String, batch: Int = 100, timeout: Double = 5, configure: (inout UploadConfiguration) -> Void = { _ in }
+    ) throws -> OutboxUploader {
+        var configuration = UploadConfiguration(url: url)
+        configuration.maximumBatchCount = batch
+        configuration.requestTimeoutSeconds = timeout
+        configure(&configuration)
+        return try OutboxUploader(outbox: outbox, configuration: configuration, sleep: sleeper.sleep, random: { 0 })
+    }
+}
