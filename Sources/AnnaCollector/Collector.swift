@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import UnixSignals
 
 /// A development collector: accepts the outbox's upload body on `POST` (any path), stores
 /// each message once by its ID, prints a line per batch, and injects the failures its
@@ -61,8 +62,9 @@ public final class Collector: Sendable {
     /// Every request so far.
     public var requests: [RequestRecord] { state.withLock { $0.requests } }
 
-    /// Listens until the task is cancelled; `onListening` gets the port.
-    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// Listens until the task is cancelled or, when `stoppingOnSignals`, SIGTERM or SIGINT
+    /// arrives (then it finishes the requests under way first); `onListening` gets the port.
+    public func run(stoppingOnSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let router = Router()
         // `**` matches every path below the root, not the root itself.
         for path in ["/", "**"] {
@@ -77,7 +79,7 @@ public final class Collector: Sendable {
                 logger.logLevel = .critical
                 return logger
             }())
-        try await application.runService(gracefulShutdownSignals: [])
+        try await application.runService(gracefulShutdownSignals: stoppingOnSignals ? [.sigterm, .sigint] : [])
     }
 
     private func handle(_ request: Request) async throws -> Response {

@@ -58,7 +58,9 @@ struct CollectCommand: ParsableCommand {
         }
         let host = host
         try runBlocking {
-            try await collector.run { port in printError("anna collect: listening on http://\(host):\(port)/") }
+            try await collector.run(stoppingOnSignals: true) { port in
+                printError("anna collect: listening on http://\(host):\(port)/")
+            }
         }
     }
 }
