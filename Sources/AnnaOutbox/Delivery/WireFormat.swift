@@ -87,7 +87,6 @@ public enum WireFormat {
         /// The event's name, or null.
         public var event: String?
         /// The result, re-encoded as compact JSON text.
-        /// The result.
         public var result: String
 
         /// A message with every field given.
