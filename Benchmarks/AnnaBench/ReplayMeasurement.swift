@@ -95,7 +95,10 @@ struct ReplayMeasurement {
     }
 
     private static func checkLines(_ url: URL, expected: Int, who: String) throws {
-        let data = (try? Data(contentsOf: url)) ?? Data()
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw BenchError.workspaceFailed(path: url.path, reason: "\(who)'s results cannot be read: \(error)")
+        }
         let lines = data.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
         guard lines == expected else {
             throw BenchError.workspaceFailed(path: url.path, reason: "\(who) wrote \(lines) results, expected \(expected)")

@@ -229,7 +229,7 @@ struct ScenarioRunner {
             if case let .success(original) = node {
                 let nodeRun = try measurement.runNode(original, workload, output: nodeOutput)
                 nodeRuns.append(nodeRun)
-                guard (try? Data(contentsOf: annaOutput)) == (try? Data(contentsOf: nodeOutput)) else {
+                guard try Data(contentsOf: annaOutput) == Data(contentsOf: nodeOutput) else {
                     throw BenchError.workspaceFailed(path: nodeOutput.path, reason: "the original core's results differ from anna's")
                 }
                 message += ", original core on Node \(Output.grouped(Double(workload.lines) / nodeRun.seconds)) lines/s"
