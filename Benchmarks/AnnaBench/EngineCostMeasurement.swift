@@ -19,8 +19,9 @@ struct EngineCostMeasurement {
     /// - Throws: ``BenchError`` when the module fails to load or a session's results are wrong.
     func run() throws -> ReportLine {
         let workspace = try ModuleWorkspace(bundledWithTasks: TaskGenerator.source(.w1, screens: HostTree.w1Screens, patterns: 0))
-        let configuration = AnalyticsEngine.Configuration(
+        var configuration = AnalyticsEngine.Configuration(
             moduleURL: workspace.moduleURL, console: Console(output: FileHandleOutputSink.standardError))
+        configuration.resettable = true
         let results = Locked(0)
         let onResult: @Sendable (AnalyticsResult) -> Void = { _ in results.withLock { $0 += 1 } }
         let gauges = SpanGauges.start()

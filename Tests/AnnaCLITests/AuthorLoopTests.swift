@@ -98,7 +98,7 @@ struct ModuleFolderTests {
         #expect(taskFolder.status == 66)
         #expect(
             taskFolder.stderrLines.first?.hasPrefix(
-                "anna: cannot load analytics module \(module)/task: TypeError: match is not a function. (In 'match(") == true
+                "anna: cannot load analytics module \(module)/task: ReferenceError: Can't find variable: match (at \(module)/task/index.js:1") == true
         )
         #expect(
             taskFolder.stderrLines.last == "anna: \(module)/task looks like a task folder (its index.js calls match()); use --tasks \(module)/task")

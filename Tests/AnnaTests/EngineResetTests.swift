@@ -35,10 +35,10 @@ struct EngineResetTests {
     }
 
     static func makeEngine(into results: Results, tasks: String = tasks) throws -> AnalyticsEngine {
-        try AnalyticsEngine(
-            configuration: .init(
-                moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: tasks), console: Console(output: MemoryOutputSink()))
-        ) { results.values.append($0.value) }
+        var configuration = AnalyticsEngine.Configuration(
+            moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: tasks), console: Console(output: MemoryOutputSink()))
+        configuration.resettable = true
+        return try AnalyticsEngine(configuration: configuration) { results.values.append($0.value) }
     }
 
     @Test("every session on a reset engine gives what it gives on a fresh one")
@@ -65,6 +65,21 @@ struct EngineResetTests {
             Issue.record("the reset did not report the property it cannot delete")
         } catch {
             #expect("\(error)".contains("a script made changes that cannot be undone (globalThis.stuck)"))
+        }
+    }
+
+    @Test("an engine made without resettable refuses a reset and says what to set")
+    func notResettable() throws {
+        let results = Results()
+        let engine = try AnalyticsEngine(
+            configuration: .init(
+                moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: Self.tasks), console: Console(output: MemoryOutputSink()))
+        ) { results.values.append($0.value) }
+        #expect(throws: (any Error).self) { try engine.reset() }
+        do {
+            try engine.reset()
+        } catch {
+            #expect("\(error)".contains("set it to reset the engine"))
         }
     }
 }

@@ -26,13 +26,16 @@ extension AnalyticsEngine {
     /// Promise jobs of the old manager that are still pending can no longer reach results:
     /// the old bridge is no longer read.
     ///
+    /// The engine must be made with ``Configuration/resettable`` set:
+    ///
     /// ```swift
     /// for session in sessions {
     ///     try engine.reset()
     ///     replay(session, on: engine)
     /// }
     /// ```
-    /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when a script left a change
+    /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the engine is not
+    ///   resettable, when a script left a change
     ///   that cannot be undone (a frozen built-in, a property made non-configurable) or the
     ///   realm cannot be restored, and ``AnalyticsError/moduleLoadFailed(module:_:)`` when
     ///   the module fails to load again. After a throw the engine is unusable: make a new one.

@@ -90,7 +90,10 @@ public final class AnalyticsEngine {
         } catch let error as JavaScriptError {
             throw AnalyticsError.moduleLoadFailed(module: modulePath, error)
         }
-        resetPoint = Self.takeResetPoint(in: runtime, configuration: configuration)
+        resetPoint =
+            configuration.resettable
+            ? Self.takeResetPoint(in: runtime, configuration: configuration)
+            : .failure(.typeMismatch("the engine was made without Configuration.resettable, so it cannot be reset: set it to reset the engine"))
         manager = try Self.constructManager(at: modulePath, in: runtime, bridge: bridge)
     }
 

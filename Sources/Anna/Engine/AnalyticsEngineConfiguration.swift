@@ -9,6 +9,10 @@ extension AnalyticsEngine {
         public var moduleURL: URL
         /// How the module's runtime is made.
         public var runtime: RuntimeConfiguration
+        /// Whether the engine records the realm before the module loads, so that
+        /// ``AnalyticsEngine/reset()`` can put it back (replaying many sessions on one engine);
+        /// an engine that is never reset does not pay for it.
+        public var resettable = false
 
         /// Creates a configuration for the module at `moduleURL`.
         public init(moduleURL: URL, runtime: RuntimeConfiguration) {

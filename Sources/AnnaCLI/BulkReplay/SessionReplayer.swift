@@ -50,6 +50,8 @@ final class SessionReplayer {
         configuration: AnalyticsEngine.Configuration, settings: Settings, messages: MessageWriter, lineMessages: ProgressReporter,
         console: SessionConsoleSink?
     ) {
+        var configuration = configuration
+        configuration.resettable = true
         self.configuration = configuration
         self.settings = settings
         self.messages = messages
