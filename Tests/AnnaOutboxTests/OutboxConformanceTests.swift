@@ -17,7 +17,7 @@ import Testing
         failures.failStatus = status
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url, batch: 10)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let requests = server.collector.requests
         #expect(requests.count == 3)
@@ -36,7 +36,7 @@ import Testing
         failures.failCount = 3
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let requests = server.collector.requests
         #expect(requests.map(\.status) == [status, status, status, 200])
@@ -58,7 +58,7 @@ import Testing
         failures.failCount = 4
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         #expect(server.collector.requests.count == 5)
         let reports = rig.errors.all.filter { if case .rejectedByServer(status, _, _) = $0 { true } else { false } }
@@ -129,7 +129,7 @@ import Testing
         failures.retryAfter = "soon"
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         #expect(abs((rig.sleeper.recorded.first ?? 0) - 0.5) < 0.05)
     }
@@ -142,7 +142,7 @@ import Testing
         failures.retryAfter = "5"
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url, batch: 2)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         #expect(server.collector.requests.count == 2)
         #expect(abs((rig.sleeper.recorded.first ?? 0) - 5) < 0.05)
@@ -171,7 +171,7 @@ import Testing
         failures.maximumBodyBytes = 60 + one * fits + 30
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url, batch: 40)
-        #expect(await uploader.flush(timeoutSeconds: 20) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let accepted = server.collector.requests.filter { $0.status == 200 }
         #expect(accepted.allSatisfy { $0.count <= fits })
@@ -189,7 +189,7 @@ import Testing
         failures.maximumBodyBytes = 4000
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let dead = try rig.outbox.deadLetters()
         #expect(dead.map(\.messageId) == ["s1#5"])
@@ -227,7 +227,7 @@ import Testing
         failures.rejectStatus = poisonCase.status
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 20) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let dead = try rig.outbox.deadLetters()
         #expect(dead.map(\.messageId) == poisonCase.poison.map { "s1#\($0)" })
@@ -247,7 +247,7 @@ import Testing
         failures.rejectMessageContaining = "POISON"
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 20) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         #expect(try server.storedIDs().count == 299)
         // 3 batches, plus the bisection of one batch of 100: 2 + 2 + … + 2 requests, about 2 log2(100).
@@ -274,7 +274,7 @@ import Testing
         failures.dropConnectionEvery = 2
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url, batch: 10)
-        #expect(await uploader.flush(timeoutSeconds: 20) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         #expect(server.collector.requests.contains { $0.status == 0 })
         #expect(try server.storedIDs() == Set((0..<50).map { "s1#\($0)" }))
@@ -290,7 +290,7 @@ import Testing
         #expect(await slow.flush(timeoutSeconds: 1) == .timedOut(remaining: 4))
         #expect(slow.tally.retries >= 1)
         let patient = try rig.uploader(server.url, timeout: 5)
-        #expect(await patient.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(patient)
         await server.stop()
         #expect(try server.storedIDs().count == 4)
     }
@@ -303,7 +303,7 @@ import Testing
             $0.gzip = true
             $0.bearerToken = "sekret"
         }
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let request = try #require(server.collector.requests.first)
         #expect(request.contentType == "application/json")
@@ -318,11 +318,11 @@ import Testing
         try rig.append(250)
         let server = try await rig.collector()
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(uploader)
         #expect(server.collector.requests.map(\.count) == [100, 100, 50])
         try rig.append(30, session: "s2") { ["n": .number(Double($0)), "pad": .string(String(repeating: "z", count: 1000))] }
         let small = try rig.uploader(server.url) { $0.maximumBatchBytes = 5000 }
-        #expect(await small.flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(small)
         await server.stop()
         let later = server.collector.requests.dropFirst(3)
         #expect(later.allSatisfy { $0.count <= 4 && $0.status == 200 })
@@ -340,7 +340,7 @@ import Testing
         failures.dropConnectionEvery = 5
         let server = try await rig.collector(failures)
         let uploader = try rig.uploader(server.url, batch: 7)
-        #expect(await uploader.flush(timeoutSeconds: 20) == .empty)
+        await rig.expectDrained(uploader)
         await server.stop()
         let delivered = server.collector.requests.filter { $0.status == 200 }.flatMap(\.messageIds)
         for session in ["a", "b", "c"] {
@@ -355,13 +355,13 @@ import Testing
         var failures = FailureInjection()
         failures.rejectMessageContaining = "POISON"
         let strict = try await rig.collector(failures)
-        #expect(try await rig.uploader(strict.url).flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(try rig.uploader(strict.url))
         await strict.stop()
         #expect(try rig.outbox.stats().deadLetter == 3)
         let requeued = try rig.outbox.requeueDeadLetters()
         #expect(requeued.requeued == 3 && requeued.kept == 0)
         let lenient = try await rig.collector()
-        #expect(try await rig.uploader(lenient.url).flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(try rig.uploader(lenient.url))
         await lenient.stop()
         #expect(try lenient.storedIDs() == ["s1#0", "s1#4", "s1#8"])
         #expect(try rig.outbox.stats().deadLetter == 0)
@@ -371,7 +371,7 @@ import Testing
         let rig = try Rig()
         try rig.append(2, session: "sess") { ["n": .number(Double($0)), "text": "quote \" and \\ and \u{1}"] }
         let server = try await rig.collector()
-        #expect(try await rig.uploader(server.url).flush(timeoutSeconds: 10) == .empty)
+        await rig.expectDrained(try rig.uploader(server.url))
         await server.stop()
         let stored = try server.collector.store.messages()
         #expect(stored.count == 2)

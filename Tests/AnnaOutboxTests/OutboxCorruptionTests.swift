@@ -82,8 +82,8 @@ final class CapturingTransport: UploadTransport {
             let uploader = try OutboxUploader(
                 outbox: outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/unused"), transport: transport,
                 sleep: { _ in }, random: { 0 })
-            let outcome = await uploader.flush(timeoutSeconds: 30)
-            #expect(outcome == .empty, "file \(number) (\(mutation)): \(outcome); \(errors.all.prefix(3))")
+            let outcome = await uploader.flush(timeoutSeconds: 60)
+            #expect(outcome == .empty, "file \(number) (\(mutation)): \(outcome); \(uploader.tally); \(errors.all.prefix(3))")
             #expect(transport.malformed.isEmpty, "file \(number) (\(mutation)): \(transport.malformed)")
             for message in transport.messages {
                 #expect(expected[message.messageId] == message.result, "file \(number): \(message.messageId) changed")

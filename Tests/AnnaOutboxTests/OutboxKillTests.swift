@@ -13,16 +13,6 @@ import Testing
     static let rounds = ProcessInfo.processInfo.environment["ANNA_KILL_ROUNDS"].flatMap(Int.init) ?? 200
     static let helper = BuildProducts.executable("anna-outbox-crash-helper")
 
-    /// ``runAndKill(_:afterMilliseconds:)`` on a thread of its own: its waits must not hold
-    /// one of the few threads Swift's tasks (and the collector in this process) run on.
-    static func runAndKillOffThePool(_ arguments: [String], afterMilliseconds milliseconds: Int) async throws -> Int32 {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try runAndKill(arguments, afterMilliseconds: milliseconds) })
-            }
-        }
-    }
-
     /// Starts the helper with `arguments`, lets it run `milliseconds` once it says it is
     /// ready, kills it with SIGKILL.
     static func runAndKill(_ arguments: [String], afterMilliseconds milliseconds: Int) throws -> Int32 {
@@ -65,7 +55,8 @@ import Testing
         var previous = 0
         var grew = 0
         for round in 0..<Self.rounds {
-            let status = try await Self.runAndKillOffThePool(["append", path], afterMilliseconds: Int.random(in: 0...25, using: &generator))
+            let delay = Int.random(in: 0...25, using: &generator)
+            let status = try await onOwnThread { try Self.runAndKill(["append", path], afterMilliseconds: delay) }
             #expect(status == SIGKILL, "round \(round): the helper ended by itself with \(status)")
             // Read the file as it is on disk, without the outbox's own recovery, so a torn row shows.
             // Read the file as it is on disk, without the outbox's own recovery, so a torn row
@@ -109,8 +100,8 @@ import Testing
         let server = try await RunningCollector(storePath: folder.file("collected.sqlite"), failures: failures)
         var generator = SystemRandomNumberGenerator()
         for round in 0..<Self.rounds {
-            let status = try await Self.runAndKillOffThePool(
-                ["upload", path, server.url, "4"], afterMilliseconds: Int.random(in: 0...40, using: &generator))
+            let delay = Int.random(in: 0...40, using: &generator)
+            let status = try await onOwnThread { try Self.runAndKill(["upload", path, server.url, "4"], afterMilliseconds: delay) }
             #expect(status == SIGKILL || status == 0, "round \(round): the helper failed with \(status)")
         }
         let final = try Outbox(path: path)

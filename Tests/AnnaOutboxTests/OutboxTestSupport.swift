@@ -83,6 +83,13 @@ struct Rig {
         try await RunningCollector(storePath: folder.file("collected-\(UUID().uuidString).sqlite"), failures: failures)
     }
 
+    /// Flushes until nothing waits. The deadline is generous, as a flush ends once the outbox is
+    /// empty; when it passes, the issue names what the uploader did and what it reported.
+    func expectDrained(_ uploader: OutboxUploader, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let outcome = await uploader.flush(timeoutSeconds: 60)
+        #expect(outcome == .empty, "\(uploader.tally); reported: \(errors.all.prefix(5))", sourceLocation: sourceLocation)
+    }
+
     func uploader(
         _ url: String, batch: Int = 100, timeout: Double = 5, configure: (inout UploadConfiguration) -> Void = { _ in }
     ) throws -> OutboxUploader {
