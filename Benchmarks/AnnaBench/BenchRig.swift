@@ -32,9 +32,15 @@ final class BenchRig {
     /// that nothing matched, then registers `screens` screens and flushes again, timed.
     /// - Throws: ``BenchError`` when the workspace cannot be made, the module fails or a
     ///   result arrives while loading.
-    init(module: ModuleChoice, tasks: String, screens: Int, counter: ResultCounter, scenario: String) async throws {
+    /// With `outbox`, every result is also appended there (``Manager/Dependency/outbox``).
+    init(
+        module: ModuleChoice, tasks: String, screens: Int, counter: ResultCounter, scenario: String,
+        outbox: (any ResultSink)? = nil
+    ) async throws {
         workspace = try module.workspace(tasks: tasks)
-        manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
+        var dependency = workspace.dependency
+        dependency.outbox = outbox
+        manager = Manager(moduleURL: workspace.moduleURL, dependency: dependency)
         self.counter = counter
         manager.delegate = counter
         tree = HostTree(manager: manager)

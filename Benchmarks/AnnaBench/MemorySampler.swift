@@ -23,6 +23,37 @@ enum MemorySampler {
         return pages * pageSize
     }
 
+    /// Starts the peak resident set (``peakResidentBytes()``) over from the current one, by
+    /// writing 5 to `/proc/self/clear_refs`.
+    /// - Throws: ``BenchError/memoryUnavailable(_:)`` when the file cannot be written.
+    static func resetPeak() throws {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
+            throw BenchError.memoryUnavailable("cannot open /proc/self/clear_refs for writing")
+        }
+        do {
+            try handle.write(contentsOf: Data("5".utf8))
+            try handle.close()
+        } catch {
+            throw BenchError.memoryUnavailable("cannot reset the peak in /proc/self/clear_refs: \(error)")
+        }
+    }
+
+    /// The largest resident set since the start or the last ``resetPeak()`` (`VmHWM` in
+    /// `/proc/self/status`), in bytes.
+    /// - Throws: ``BenchError/memoryUnavailable(_:)``.
+    static func peakResidentBytes() throws -> Int {
+        let text: String
+        do {
+            text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        } catch {
+            throw BenchError.memoryUnavailable("\(error)")
+        }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+        else { throw BenchError.memoryUnavailable("no VmHWM in /proc/self/status") }
+        return kilobytes * 1024
+    }
+
     /// The size of a memory page.
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 }

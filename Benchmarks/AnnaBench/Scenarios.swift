@@ -51,11 +51,11 @@ struct ScenarioRunner {
 
     // MARK: - W1
 
-    /// W1 on the bundled core, and on each `--module`, runs interleaved so that the machine's
-    /// noise falls on all of them alike.
+    /// W1 on the bundled core, with an outbox attached, and on each `--module`, runs
+    /// interleaved so that the machine's noise falls on all of them alike.
     private func runW1() throws {
         let variants: [(name: String, module: String, tasks: TaskSet, arguments: [String])] =
-            [("bundled", "bundled", .w1, [])]
+            [("bundled", "bundled", .w1, []), ("outbox", "bundled", .w1, ["--outbox"])]
             + modules.map { module in
                 (
                     "module=\(module)", module, .w1Portable,
@@ -82,9 +82,25 @@ struct ScenarioRunner {
             line["module"] = .string(variant.module)
             line["tasks"] = .string(variant.tasks.rawValue)
             addThroughput(runs[position], to: &line)
+            line["peakGrowthMB"] = .rounded(Stats.median(runs[position].map { $0.number("peakGrowthBytes") }) / 1e6, 1)
             line["guard"] = ["eventsPerSecond"]
+            if variant.name == "outbox" { addOutbox(runs[position], pairedWith: runs[0], to: &line) }
             output.emit(line)
         }
+    }
+
+    /// The outbox variant's figures: its rate over the bundled run of the same round (median
+    /// of the pairs), what the outbox wrote and dropped, and how long it took to catch up.
+    private func addOutbox(_ runs: [ReportLine], pairedWith bundled: [ReportLine], to line: inout ReportLine) {
+        let ratios = zip(runs, bundled).map { $0.eventsPerSecond / max($1.eventsPerSecond, 1e-9) }
+        line["relativeToBundled"] = .rounded(Stats.median(ratios), 3)
+        line["recordRelativeToBundled"] = .rounded(
+            Stats.median(zip(runs, bundled).map { $0.number("recordSeconds") / max($1.number("recordSeconds"), 1e-9) }), 3)
+        for figure in ["outboxWritten", "outboxDropped", "backpressureEpisodes"] {
+            line[figure] = .number(Stats.median(runs.map { $0.number(figure) }))
+        }
+        line["catchUpSeconds"] = .rounded(Stats.median(runs.map { $0.number("catchUpSeconds") }), 3)
+        line["guard"] = ["eventsPerSecond", "relativeToBundled"]
     }
 
     // MARK: - W2

@@ -11,10 +11,14 @@ import Foundation
 ///    registration time and memory per node.
 /// 3. Record `warmup` events of the same mix and flush (untimed): JavaScriptCore's
 ///    optimizing compilers finish meanwhile.
-/// 4. Time the machine gauge (``MachineSpeed``).
+/// 4. With an outbox (``OutboxAttachment``), wait until it has written the warm-up's results.
+///    Read the resident memory and start its peak over; time the machine gauge (``MachineSpeed``).
 /// 5. Start the clock, record every event on its cell through the public API, flush,
 ///    take the delegate's time of the last result, and check the result count. The share
 ///    of the CPUs other processes used meanwhile is reported too (``MachineLoad``).
+/// 6. With an outbox, time how long it takes to write what is still queued (`catchUpSeconds`)
+///    and check that every result was written or counted as dropped by back-pressure. The
+///    peak resident memory over steps 5 and 6 is reported as growth over step 4's.
 struct ThroughputMeasurement {
     /// Screens in the tree (22 nodes each, plus `__root__` and `app`).
     var screens: Int
@@ -29,6 +33,8 @@ struct ThroughputMeasurement {
     var everyCell: Bool
     /// Where the module comes from.
     var module: ModuleChoice
+    /// Whether every result is also appended to an outbox (W1's `outbox` variant).
+    var outbox = false
 
     /// Runs once and returns the raw figures.
     /// - Throws: ``BenchError`` when the module fails or the results are not the expected ones.
@@ -38,9 +44,10 @@ struct ThroughputMeasurement {
         let expected = warmupResults + timedResults
         let counter = ResultCounter(expectedTotal: expected.total)
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
+        let attachment = outbox ? try OutboxAttachment() : nil
         let rig = try await BenchRig(
             module: module, tasks: TaskGenerator.source(tasks, screens: screens, patterns: patterns), screens: screens,
-            counter: counter, scenario: scenario)
+            counter: counter, scenario: scenario, outbox: attachment?.sink)
         let registered = screens * BenchScreen.nodeCount
 
         let cells = rig.tree.cellAnalyzers
@@ -50,6 +57,9 @@ struct ThroughputMeasurement {
         }
         await rig.manager.flush()
         try rig.verify(warmupResults, scenario: scenario + " during the warm-up")
+        attachment?.outbox.synchronize()
+        let residentBeforeEvents = try MemorySampler.residentBytes()
+        try MemorySampler.resetPeak()
         var gauges = SpanGauges.start()
         let start = MonotonicClock.now()
         for k in 0..<events {
@@ -58,6 +68,10 @@ struct ThroughputMeasurement {
         let recorded = MonotonicClock.now()
         await rig.manager.flush()
         gauges.stop()
+        let delivered = MonotonicClock.now()
+        attachment?.outbox.synchronize()
+        let caughtUp = MonotonicClock.now()
+        let peakResident = try MemorySampler.peakResidentBytes()
         let tally = counter.snapshot
         try rig.verify(expected, scenario: scenario)
 
@@ -76,6 +90,14 @@ struct ThroughputMeasurement {
         line["rssBeforeRegistration"] = .number(Double(rig.registration.residentBefore))
         line["rssAfterRegistration"] = .number(Double(rig.registration.residentAfter))
         line["cpuSeconds"] = .number(gauges.processSeconds)
+        line["peakGrowthBytes"] = .number(Double(max(0, peakResident - residentBeforeEvents)))
+        if let attachment {
+            let (written, dropped) = try attachment.verify(total: expected.total)
+            line["outboxWritten"] = .number(Double(written))
+            line["outboxDropped"] = .number(Double(dropped))
+            line["backpressureEpisodes"] = .number(Double(attachment.sink.backpressureEpisodes))
+            line["catchUpSeconds"] = .number(MonotonicClock.seconds(from: delivered, to: caughtUp))
+        }
         gauges.addFields(to: &line)
         return line
     }

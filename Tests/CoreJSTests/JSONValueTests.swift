@@ -149,6 +149,18 @@ struct JSONValueTests {
         #expect(JSONValue.undefined != .null)
     }
 
+    @Test("strings are escaped as JSON.stringify escapes them, runs between escapes kept whole")
+    func stringEscapes() throws {
+        let text = "a\"b\\c\nd\re\tf\u{08}g\u{0C}h\u{01}i\u{1F}é😀\u{7F}"
+        let written = JSONValue.object(["k\"ey": .string(text), "plain": "ünïcode 😀 only"]).jsonText
+        #expect(written == "{\"k\\\"ey\":\"a\\\"b\\\\c\\nd\\re\\tf\\bg\\fh\\u0001i\\u001fé😀\u{7F}\",\"plain\":\"ünïcode 😀 only\"}")
+        #expect(try JSONValue(parsing: written)["k\"ey"] == .string(text))
+        for scalar in (0..<0x80).compactMap(Unicode.Scalar.init) {
+            let value = JSONValue.string("x\(scalar)é\(scalar)")
+            #expect(try JSONValue(parsing: value.jsonText) == value, "U+\(String(scalar.value, radix: 16))")
+        }
+    }
+
     @Test("JSON text parses with key order and reports the column of an error")
     func parsing() throws {
         let text = #"{"op":"event","id":[7,"row",2],"n":-1.25e2,"s":"\u00e9\ud83d\ude00\n","ok":true,"nil":null}"#

@@ -1,4 +1,5 @@
 import CoreJS
+import DequeModule
 import Dispatch
 import Foundation
 
@@ -7,7 +8,7 @@ import Foundation
 /// nothing waits.
 final class OutboxWriter: Sendable {
     private struct State: Sendable {
-        var entries: [OutboxStore.Entry] = []
+        var entries: Deque<OutboxStore.Entry> = []
         var unwrittenBytes = 0
         var scheduled = false
         var drops: [DropReason: Int] = [:]
@@ -95,12 +96,13 @@ final class OutboxWriter: Sendable {
                     state.scheduled = false
                     return nil
                 }
-                var entries: [OutboxStore.Entry] = []
+                let entries: [OutboxStore.Entry]
                 if state.entries.count <= maximum {
-                    swap(&entries, &state.entries)
+                    entries = Array(state.entries)
+                    state.entries.removeAll(keepingCapacity: true)
                 } else {
                     entries = Array(state.entries.prefix(maximum))
-                    state.entries.removeFirst(maximum)
+                    state.entries.removeFirst(maximum)  // a deque: the rest does not move
                 }
                 state.unwrittenBytes -= entries.reduce(0) { $0 + $1.bytes }
                 let drops = state.drops

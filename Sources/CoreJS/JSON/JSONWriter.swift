@@ -82,22 +82,37 @@ extension JSONValue {
         return number < 0 ? "-" + laidOut : laidOut
     }
 
+    /// Writes `string` quoted. Only ASCII bytes are escaped, and no byte of a multi-byte
+    /// UTF-8 sequence is ASCII, so the runs between escapes are copied whole.
     private static func writeString(_ string: String, to output: inout String) {
         output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                output += String(format: "\\u%04x", scalar.value)
-            default: output.unicodeScalars.append(scalar)
+        let bytes = string.utf8
+        var runStart = bytes.startIndex
+        var index = runStart
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output += string[runStart..<index]
+                output += escape(byte)
+                runStart = bytes.index(after: index)
             }
+            index = bytes.index(after: index)
         }
+        output += string[runStart...]
         output += "\""
+    }
+
+    /// The escape of an ASCII byte JSON does not allow as it is.
+    private static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): "\\\""
+        case UInt8(ascii: "\\"): "\\\\"
+        case UInt8(ascii: "\n"): "\\n"
+        case UInt8(ascii: "\r"): "\\r"
+        case UInt8(ascii: "\t"): "\\t"
+        case 0x08: "\\b"
+        case 0x0C: "\\f"
+        default: String(format: "\\u%04x", byte)
+        }
     }
 }
