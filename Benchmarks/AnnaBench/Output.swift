@@ -58,6 +58,12 @@ final class Output {
                 "\(grouped(line.number("nsPerEvent"))) ns/event, \(grouped(line.number("results"))) results"
                 + " (\(grouped(line.number("events"))) events, \(grouped(line.number("nodes"))) nodes, "
                 + "\(grouped(line.number("patterns"))) patterns, median of \(Int(line.number("runs"))))"
+            if let relative = line["relativeToBundled"]?.numberValue {
+                details +=
+                    String(format: "; %.2f× bundled, peak +%.0f MB; outbox wrote ", relative, line.number("peakGrowthMB"))
+                    + "\(grouped(line.number("outboxWritten"))), dropped \(grouped(line.number("outboxDropped"))) (back-pressure), "
+                    + String(format: "caught up %.2f s after the last result", line.number("catchUpSeconds"))
+            }
             if scenario == "W2" {
                 details +=
                     "; registration \(grouped(line.number("registrationNsPerNode"))) ns/node, "

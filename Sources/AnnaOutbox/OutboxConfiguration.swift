@@ -26,6 +26,10 @@ public struct OutboxConfiguration: Sendable {
     /// The most bytes of results appended but not yet written; beyond it new results are
     /// dropped (`backpressure`) rather than the caller waiting or memory growing without bound.
     public var maximumUnwrittenBytes = 64 * 1024 * 1024
+    /// Whether `append` waits for the writer instead, when `maximumUnwrittenBytes` wait:
+    /// nothing is dropped by back-pressure and the caller runs at the disk's pace. For batch
+    /// tools replaying streams (`anna run --outbox` sets it); never on an app's main thread.
+    public var waitsWhenBehind = false
     /// The most results written in one transaction (a group commit takes all that are
     /// waiting, up to this many).
     public var maximumRowsPerTransaction = 8192

@@ -93,6 +93,21 @@ import Testing
         #expect(try rig.outbox.deadLetters().map(\.messageId) == ["s1#7", "s1#8", "s1#9"])
     }
 
+    @Test func anOutboxThatWaitsWhenBehindKeepsEveryResult() throws {
+        var configuration = OutboxConfiguration()
+        configuration.maximumUnwrittenBytes = 2000
+        configuration.waitsWhenBehind = true
+        let rig = try Rig(configuration: configuration)
+        for index in 0..<5000 {
+            try rig.outbox.append(AnalyticsResult(value: .number(Double(index))), session: "s", time: 0)
+        }
+        rig.outbox.synchronize()
+        let stats = try rig.outbox.stats()
+        #expect(stats.pending == 5000)
+        #expect(stats.dropped.isEmpty)
+        #expect(rig.errors.all.isEmpty)
+    }
+
     @Test func whenTheWriterFallsBehindNewResultsAreDroppedCountedAndReportedOnce() throws {
         var configuration = OutboxConfiguration()
         configuration.maximumUnwrittenBytes = 2000

@@ -67,6 +67,7 @@ struct OutboxRunOptions: ParsableArguments {
     func start() throws -> OutboxRun? {
         guard let path = outbox else { return nil }
         var configuration = OutboxConfiguration()
+        configuration.waitsWhenBehind = true  // a replay keeps every result, at the disk's pace
         if powerLossDurability { configuration.durability = .powerLoss }
         return try OutboxRun(
             path: path, configuration: configuration, session: session ?? Outbox.newSession(),

@@ -32,8 +32,14 @@ final class OutboxWriter: Sendable {
 
     /// Queues one result of `session` (its sequence number taken here, so append order is
     /// sequence order). Returns the error to report when it was not kept.
+    /// With ``OutboxConfiguration/waitsWhenBehind``, waits for the writer instead of dropping.
     func append(session: String, make: (Int64) -> OutboxStore.Entry, bytes: Int) -> OutboxError? {
         let limit = store.configuration.maximumUnwrittenBytes
+        if store.configuration.waitsWhenBehind {
+            while state.withLock({ $0.unwrittenBytes + bytes > limit && !$0.entries.isEmpty && !$0.closed }) {
+                synchronize()
+            }
+        }
         let (schedule, refusal): (Bool, OutboxError?) = state.withLock { state in
             if state.closed { return (false, .closed(path: store.path)) }
             if state.unwrittenBytes + bytes > limit, !state.entries.isEmpty {
