@@ -25,7 +25,9 @@ extension ScenarioRunner {
                 path: anna.path, reason: "W6 runs the anna binary beside anna-bench: swift build -c release --product anna")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anna-bench-w6-\(getpid())", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer {
+            do { try FileManager.default.removeItem(at: folder) } catch { printError("warning: \(folder.path): \(error)") }
+        }
         try Self.writeBulkWorkspace(in: folder, sessions: bulkSessions)
         let expectedResults = EventMix.expectedResults(events: Self.eventsPerSession).total
 
@@ -36,7 +38,8 @@ extension ScenarioRunner {
         for run in 1...sizes.runs {
             var pair: [Int: Double] = [:]
             for jobs in [1, 2] {
-                let measured = try Self.replay(anna: anna, in: folder, jobs: jobs, sessions: bulkSessions, expectedResults: expectedResults)
+                let measured = try Self.replay(
+                    anna: anna, in: folder, out: "out-\(run)-\(jobs)", jobs: jobs, sessions: bulkSessions, expectedResults: expectedResults)
                 pair[jobs] = measured.sessionsPerSecond
                 rates[jobs, default: []].append(measured.sessionsPerSecond)
                 cpuRates[jobs, default: []].append(measured.sessionsPerCPUSecond)
@@ -94,11 +97,14 @@ extension ScenarioRunner {
     /// One `anna replay` of every session with `jobs` jobs: sessions per second (wall clock of
     /// the child, from start to exit), per CPU second of the child, and the share of the CPUs
     /// neither it nor this process used.
-    private static func replay(anna: URL, in folder: URL, jobs: Int, sessions: Int, expectedResults: Int) throws
+    ///
+    /// Each run writes to a new folder `name` and nothing is deleted until the end: on ext4,
+    /// files made soon after many were deleted cost the kernel a scan of the deleted inodes
+    /// (`recently_deleted`), up to a fifth of a run's time, none of it the replay's.
+    private static func replay(anna: URL, in folder: URL, out name: String, jobs: Int, sessions: Int, expectedResults: Int) throws
         -> (sessionsPerSecond: Double, sessionsPerCPUSecond: Double, othersShare: Double)
     {
-        let out = folder.appendingPathComponent("out-\(jobs)")
-        try? FileManager.default.removeItem(at: out)
+        let out = folder.appendingPathComponent(name)
         let arguments = [
             "replay", folder.appendingPathComponent("sessions").path, "--tasks", folder.appendingPathComponent("task").path,
             "--out", out.path, "--jobs", "\(jobs)", "--summary-json", folder.appendingPathComponent("summary.json").path,

@@ -46,6 +46,12 @@ int jsc_options_set_boolean(const char *option, int value);
 /// Reads a boolean option of the engine into `value`; returns whether there is such an option.
 int jsc_options_get_boolean(const char *option, int *value);
 
+/// Sets an unsigned option of the engine; returns whether it could.
+int jsc_options_set_uint(const char *option, unsigned value);
+
+/// Reads an unsigned option of the engine into `value`; returns whether there is such an option.
+int jsc_options_get_uint(const char *option, unsigned *value);
+
 /// Turns on the engine's polling traps unless it runs already; returns whether they are on.
 static inline bool anna_use_polling_traps(void) {
     jsc_options_set_boolean("usePollingTraps", 1);

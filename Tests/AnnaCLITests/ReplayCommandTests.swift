@@ -109,6 +109,7 @@ struct ReplayCommandTests {
         let summary = try JSONValue(parsing: try workspace.read("summary.json"))
         #expect(summary["done"] == ["s00", "s02"])
         #expect(summary["failed"]?[0]?["session"] == "s01")
+        #expect(summary["engineOptions"] == ["useFTLJIT=false", "numberOfGCMarkers=1"])
 
         let slow = try AnnaProcess.run([
             "replay", workspace.file("slow/sessions"), "--tasks", workspace.file("slow/task"), "--out", workspace.file("slow/out"),
@@ -116,6 +117,21 @@ struct ReplayCommandTests {
         ])
         #expect(slow.status == 1)
         #expect(slow.stderr.contains("long (\(workspace.file("slow/sessions/long.ndjson"))) failed: timed out after"))
+    }
+
+    @Test("the engine is tuned for many sessions, except where the environment chose")
+    func engineOptions() throws {
+        let workspace = try Self.workspace(sessions: 1)
+        var environment = ProcessInfo.processInfo.environment
+        environment["JSC_useFTLJIT"] = "true"
+        let run = try AnnaProcess.run(
+            [
+                "replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--out", workspace.file("out"),
+                "--summary-json", workspace.file("summary.json"),
+            ],
+            environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try JSONValue(parsing: try workspace.read("summary.json"))["engineOptions"] == ["numberOfGCMarkers=1"])
     }
 
     @Test("two session files of the same name stop the run before it starts (exit 64)")

@@ -9,6 +9,8 @@ struct ReplaySummary {
     /// Every session of the shard: skipped, then replayed, in list order.
     var records: [SessionRecord]
     var seconds: Double
+    /// The engine options the replay chose (``EngineTuning/forManySessions()``).
+    var engineOptions: [String] = []
 
     var done: Int { records.filter { $0.status == .done }.count }
     var failed: Int { records.filter { $0.status == .failed }.count }
@@ -44,6 +46,7 @@ struct ReplaySummary {
             "done": .array(records.filter { $0.status == .done }.map { .string($0.session) }),
             "failed": .array(records.filter { $0.status == .failed }.map(entry)),
             "skipped": .array(records.filter { $0.status == .skipped }.map(entry)),
+            "engineOptions": .array(engineOptions.map { .string($0) }),
         ])
     }
 }

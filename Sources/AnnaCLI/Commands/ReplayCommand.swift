@@ -136,6 +136,7 @@ struct ReplayCommand: ParsableCommand {
 
     func run() throws {
         let started = ContinuousClock.now
+        let engineOptions = EngineTuning.forManySessions()  // before the first engine
         let chosenShard = try self.chosenShard()
         var all: [SessionFile]
         do {
@@ -211,7 +212,8 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCodes.cannotCreate
         }
         let summary = ReplaySummary(
-            listed: listed, shard: chosenShard, records: skipped + records, seconds: (ContinuousClock.now - started).seconds)
+            listed: listed, shard: chosenShard, records: skipped + records, seconds: (ContinuousClock.now - started).seconds,
+            engineOptions: engineOptions)
         summary.print()
         if let summaryJSON {
             do {

@@ -59,6 +59,7 @@ public final class JavaScriptContext {
         self.memoryLimit = memoryLimit
         watchdog = Watchdog(limit: executionTimeLimit, memoryLimit: memoryLimit)
         _ = Watchdog.canLetScriptsGoOn  // the engine's options, before its first context
+        EngineTuning.noteEngineStart()
         groupRef = JSContextGroupCreate()
         contextRef = JSGlobalContextCreateInGroup(groupRef, nil)
         var definition = kJSClassDefinitionEmpty
