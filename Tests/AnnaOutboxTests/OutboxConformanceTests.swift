@@ -49,6 +49,62 @@ import Testing
         #expect(try rig.outbox.stats().pending == 0)
     }
 
+    /// The pipeline's back-off doubles from `initialBackoffSeconds` and stays at its ceiling.
+    @Test func theBackoffDoublesUpToItsCeiling() async throws {
+        let rig = try Rig()
+        try rig.append(2)
+        var failures = FailureInjection()
+        failures.failStatus = 503
+        failures.failCount = 6
+        let server = try await rig.collector(failures)
+        let uploader = try rig.uploader(server.url) { $0.maximumBackoffSeconds = 2 }
+        await rig.expectDrained(uploader)
+        await server.stop()
+        #expect(rig.sleeper.recorded.count == 6)
+        for (delay, expected) in zip(rig.sleeper.recorded, [0.5, 1, 2, 2, 2, 2]) {
+            #expect(abs(delay - expected) < 0.05, "a back-off of \(delay) s where \(expected) s was due")
+        }
+        #expect(try server.storedIDs().count == 2)
+    }
+
+    /// Jitter only shortens a back-off, by at most `jitter` of it.
+    @Test(arguments: [0.0, 0.5, 0.999])
+    func jitterShortensTheBackoffByAtMostItsShare(draw: Double) async throws {
+        let rig = try Rig()
+        try rig.append(1)
+        var failures = FailureInjection()
+        failures.failStatus = 500
+        failures.failCount = 3
+        let server = try await rig.collector(failures)
+        var configuration = UploadConfiguration(url: server.url)
+        configuration.jitter = 0.1
+        let uploader = try OutboxUploader(outbox: rig.outbox, configuration: configuration, sleep: rig.sleeper.sleep, random: { draw })
+        await rig.expectDrained(uploader)
+        await server.stop()
+        for (delay, due) in zip(rig.sleeper.recorded, [0.5, 1.0, 2.0]) {
+            #expect(delay <= due + 0.05 && delay >= due * 0.9 - 0.05, "a back-off of \(delay) s for \(due) s due")
+            #expect(abs(delay - due * (1 - 0.1 * draw)) < 0.05)
+        }
+        #expect(rig.sleeper.recorded.count == 3)
+    }
+
+    /// `X-Anna-Retry-Count` counts the attempts of one batch; the next batch starts at 0.
+    @Test func theRetryCountStartsOverForEachBatch() async throws {
+        let rig = try Rig()
+        try rig.append(4)
+        var failures = FailureInjection()
+        failures.failStatus = 503
+        failures.failCount = 2
+        let server = try await rig.collector(failures)
+        let uploader = try rig.uploader(server.url, batch: 2)
+        await rig.expectDrained(uploader)
+        await server.stop()
+        let requests = server.collector.requests
+        #expect(requests.map(\.status) == [503, 503, 200, 200])
+        #expect(requests.map(\.retryCount) == ["0", "1", "2", "0"])
+        #expect(requests.filter { $0.status == 200 }.flatMap(\.messageIds) == (0..<4).map { "s1#\($0)" })
+    }
+
     @Test(arguments: [401, 403, 404, 405, 409, 410, 418])
     func otherClientErrorsKeepTheResultsAndReportOnce(status: Int) async throws {
         let rig = try Rig()
