@@ -10,12 +10,7 @@ enum MemorySampler {
     /// - Throws: ``BenchError/memoryUnavailable(_:)`` when `/proc/self/statm` cannot be read
     ///   (not Linux, or no procfs).
     static func residentBytes() throws -> Int {
-        let text: String
-        do {
-            text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
-        } catch {
-            throw BenchError.memoryUnavailable("\(error)")
-        }
+        let text = try procFile("statm")
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else {
             throw BenchError.memoryUnavailable("unexpected /proc/self/statm: \(text)")
@@ -42,16 +37,20 @@ enum MemorySampler {
     /// `/proc/self/status`), in bytes.
     /// - Throws: ``BenchError/memoryUnavailable(_:)``.
     static func peakResidentBytes() throws -> Int {
-        let text: String
-        do {
-            text = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
-        } catch {
-            throw BenchError.memoryUnavailable("\(error)")
-        }
+        let text = try procFile("status")
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
         else { throw BenchError.memoryUnavailable("no VmHWM in /proc/self/status") }
         return kilobytes * 1024
+    }
+
+    /// The text of `/proc/self/<name>`.
+    private static func procFile(_ name: String) throws -> String {
+        do {
+            return try String(contentsOfFile: "/proc/self/" + name, encoding: .utf8)
+        } catch {
+            throw BenchError.memoryUnavailable("/proc/self/\(name): \(error)")
+        }
     }
 
     /// The size of a memory page.

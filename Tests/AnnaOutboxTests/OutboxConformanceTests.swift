@@ -13,9 +13,7 @@ import Testing
         let rig = try Rig()
         try rig.append(30)
         // The collector answers `status` to the first request without storing; the rows must go.
-        var failures = FailureInjection()
-        failures.failStatus = status
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(status))
         let uploader = try rig.uploader(server.url, batch: 10)
         await rig.expectDrained(uploader)
         await server.stop()
@@ -31,10 +29,7 @@ import Testing
     func retryableStatusBacksOffThenDelivers(status: Int) async throws {
         let rig = try Rig()
         try rig.append(5)
-        var failures = FailureInjection()
-        failures.failStatus = status
-        failures.failCount = 3
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(status, times: 3))
         let uploader = try rig.uploader(server.url)
         await rig.expectDrained(uploader)
         await server.stop()
@@ -53,10 +48,7 @@ import Testing
     @Test func theBackoffDoublesUpToItsCeiling() async throws {
         let rig = try Rig()
         try rig.append(2)
-        var failures = FailureInjection()
-        failures.failStatus = 503
-        failures.failCount = 6
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(503, times: 6))
         let uploader = try rig.uploader(server.url) { $0.maximumBackoffSeconds = 2 }
         await rig.expectDrained(uploader)
         await server.stop()
@@ -72,10 +64,7 @@ import Testing
     func jitterShortensTheBackoffByAtMostItsShare(draw: Double) async throws {
         let rig = try Rig()
         try rig.append(1)
-        var failures = FailureInjection()
-        failures.failStatus = 500
-        failures.failCount = 3
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(500, times: 3))
         var configuration = UploadConfiguration(url: server.url)
         configuration.jitter = 0.1
         let uploader = try OutboxUploader(outbox: rig.outbox, configuration: configuration, sleep: rig.sleeper.sleep, random: { draw })
@@ -92,10 +81,7 @@ import Testing
     @Test func theRetryCountStartsOverForEachBatch() async throws {
         let rig = try Rig()
         try rig.append(4)
-        var failures = FailureInjection()
-        failures.failStatus = 503
-        failures.failCount = 2
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(503, times: 2))
         let uploader = try rig.uploader(server.url, batch: 2)
         await rig.expectDrained(uploader)
         await server.stop()
@@ -109,10 +95,7 @@ import Testing
     func otherClientErrorsKeepTheResultsAndReportOnce(status: Int) async throws {
         let rig = try Rig()
         try rig.append(3)
-        var failures = FailureInjection()
-        failures.failStatus = status
-        failures.failCount = 4
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(status, times: 4))
         let uploader = try rig.uploader(server.url)
         await rig.expectDrained(uploader)
         await server.stop()

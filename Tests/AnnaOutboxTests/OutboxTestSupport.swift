@@ -6,6 +6,16 @@ import CoreJS
 import Foundation
 import Testing
 
+extension FailureInjection {
+    /// The first `times` requests answered with `status` (negative: every request).
+    static func failing(_ status: Int, times: Int = 1) -> FailureInjection {
+        var failures = FailureInjection()
+        failures.failStatus = status
+        failures.failCount = times
+        return failures
+    }
+}
+
 /// A collector listening on a free loopback port for the length of a test.
 final class RunningCollector: Sendable {
     let collector: Collector
