@@ -11,9 +11,9 @@ public enum EngineTuning {
     ///   in every engine and after every deoptimization, pay for themselves; the DFG tier stays;
     /// - one garbage-collection marker thread: the other cores run engines already.
     ///
-    /// With two jobs on two cores this replays about 15% more sessions per second and one job
-    /// as many (Benchmarks/README.md, W6); a single long stream is about 8% slower without FTL,
-    /// so `anna run` keeps the defaults.
+    /// With two jobs on two cores this replays about 9% more sessions per second; one job takes
+    /// 3.5% longer for 2.5% less CPU (Benchmarks/README.md, W6). A single long stream is about
+    /// 8% slower without FTL, so `anna run` keeps the defaults.
     /// - Returns: The options that took effect, by name (empty when a context existed already
     ///   or the environment chose every one).
     @discardableResult
