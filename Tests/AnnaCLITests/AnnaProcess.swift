@@ -3,7 +3,7 @@ import Foundation
 
 /// Runs the built `anna` binary and captures what it prints.
 struct AnnaProcess {
-    struct Output {
+    struct Output: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -19,8 +19,16 @@ struct AnnaProcess {
     static let executable = BuildProducts.executable("anna")
 
     /// Runs `anna arguments…` with `input` on standard input; stops it after `timeout` seconds.
+    /// Waits on a thread of its own (``onOwnThread(_:)``), not on one of the few that run the
+    /// tests' tasks.
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String]? = nil, timeout: TimeInterval? = nil
+    ) async throws -> Output {
+        try await onOwnThread { try runWaiting(arguments, input: input, environment: environment, timeout: timeout) }
+    }
+
+    private static func runWaiting(
+        _ arguments: [String], input: String?, environment: [String: String]?, timeout: TimeInterval?
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable

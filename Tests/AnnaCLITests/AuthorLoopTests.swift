@@ -24,9 +24,9 @@ struct StrictTests {
     }
 
     @Test("without --strict, errors are counted by kind in one line and the run succeeds")
-    func summaryLine() throws {
+    func summaryLine() async throws {
         let workspace = try Self.failingWorkspace()
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderrLinesWithoutNotes.count == 4)
@@ -36,26 +36,26 @@ struct StrictTests {
     }
 
     @Test("--strict fails run, snapshot and trace with exit 1 when the core reported an error", arguments: ["run", "snapshot", "trace"])
-    func strictFails(command: String) throws {
+    func strictFails(command: String) async throws {
         let workspace = try Self.failingWorkspace()
         try workspace.write("all.trace.json", #"{"items": [{"action": "viewed", "screen": "/home"}]}"#)
         let extra = command == "trace" ? ["--expect", workspace.file("all.trace.json")] : []
         let arguments = [command, "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")] + extra
-        let lenient = try AnnaProcess.run(arguments)
+        let lenient = try await AnnaProcess.run(arguments)
         #expect(lenient.status == 0)
-        let strict = try AnnaProcess.run(arguments + ["--strict"])
+        let strict = try await AnnaProcess.run(arguments + ["--strict"])
         #expect(strict.status == 1)
         #expect(
             strict.stderrLines.last
                 == "anna: 3 errors (1 task failed, 1 task file failed to load, 1 node error); failing the run (--strict)")
-        let clean = try AnnaProcess.run(
+        let clean = try await AnnaProcess.run(
             [command, "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--strict"] + extra)
         #expect(clean.status == 0)
         #expect(clean.stderrLinesWithoutNotes == [])
     }
 
     @Test("a run stopped at the time limit counts as an error")
-    func timeLimitCounts() throws {
+    func timeLimitCounts() async throws {
         let workspace = try Workspace([
             "tasks/index.js": "match('spin', () => { for (;;) {} });\nmatch('tap', () => 'after');\n",
             "s.ndjson": """
@@ -65,7 +65,7 @@ struct StrictTests {
 
             """,
         ])
-        let output = try AnnaProcess.run(
+        let output = try await AnnaProcess.run(
             ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2", "--strict"])
         #expect(output.status == 1)
         #expect(output.stdoutLines == [#""after""#])
@@ -76,10 +76,10 @@ struct StrictTests {
 @Suite("anna: modules, folders and reading outside them", .timeLimit(.minutes(2)))
 struct ModuleFolderTests {
     @Test("--tasks given a module folder, or --module given a folder without index.js, exits 66 suggesting the other option")
-    func wrongKindOfFolder() throws {
+    func wrongKindOfFolder() async throws {
         let workspace = try Workspace.shop()
         let module = workspace.file("module")
-        let tasks = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", module])
+        let tasks = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", module])
         #expect(tasks.status == 66)
         #expect(
             tasks.stderrLines == [
@@ -87,14 +87,14 @@ struct ModuleFolderTests {
             ])
         try workspace.write("bare/Screen.js", "match('a/tap', () => 1);\n")
         let bare = workspace.file("bare")
-        let noIndex = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", bare])
+        let noIndex = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", bare])
         #expect(noIndex.status == 66)
         #expect(
             noIndex.stderrLines == [
                 "anna: \(bare) is not an analytics module: it has no index.js (a module's index.js exports "
                     + "require('anna').configured({ task: __dirname + '/task' })); use --tasks \(bare) to run a task folder"
             ])
-        let taskFolder = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", module + "/task"])
+        let taskFolder = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", module + "/task"])
         #expect(taskFolder.status == 66)
         #expect(
             taskFolder.stderrLines.first?.hasPrefix(
@@ -121,15 +121,15 @@ struct ModuleFolderTests {
     }
 
     @Test("a module beside its core runs with --allow-read of their folder, and is refused with that suggestion without it")
-    func allowRead() throws {
+    func allowRead() async throws {
         let workspace = try Self.iOSLayout()
         let app = workspace.file("app")
         let arguments = ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("app/analytics.bundle")]
-        let allowed = try AnnaProcess.run(arguments + ["--allow-read", app])
+        let allowed = try await AnnaProcess.run(arguments + ["--allow-read", app])
         #expect(allowed.status == 0)
         #expect(allowed.stderr == "")
         #expect(allowed.stdoutLines == [#"{"viewed":"/home"}"#])
-        let refused = try AnnaProcess.run(arguments)
+        let refused = try await AnnaProcess.run(arguments)
         #expect(refused.status == 66)
         #expect(refused.stderrLines.count == 2)
         #expect(
@@ -145,10 +145,10 @@ struct ModuleFolderTests {
 @Suite("anna init, --version and the zero-result note", .timeLimit(.minutes(2)))
 struct InitVersionTests {
     @Test("init scaffolds a module that runs on its sample session at once")
-    func initThenRun() throws {
+    func initThenRun() async throws {
         let workspace = try Workspace()
         let folder = workspace.file("shop")
-        let created = try AnnaProcess.run(["init", folder])
+        let created = try await AnnaProcess.run(["init", folder])
         #expect(created.status == 0)
         #expect(created.stdoutLines.first == "created \(folder)/index.js")
         #expect(created.stdoutLines.last == "next: anna run --events \(folder)/session.ndjson --module \(folder)")
@@ -157,36 +157,36 @@ struct InitVersionTests {
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
         #expect(try workspace.read("shop/types/anna/index.d.ts") == String(contentsOf: typings, encoding: .utf8))
         #expect(created.stdoutLines.contains("created \(folder)/types/anna/index.d.ts"))
-        let run = try AnnaProcess.run(["run", "--events", folder + "/session.ndjson", "--module", folder, "--strict"])
+        let run = try await AnnaProcess.run(["run", "--events", folder + "/session.ndjson", "--module", folder, "--strict"])
         #expect(run.status == 0)
         #expect(run.stdoutLines == [#"{"action":"selected","item":4,"title":"Boots"}"#])
         #expect(run.stderr == "")
     }
 
     @Test("init refuses a folder that is not empty, with exit 73")
-    func initRefusesNonEmpty() throws {
+    func initRefusesNonEmpty() async throws {
         let workspace = try Workspace(["full/notes.txt": "mine\n"])
-        let output = try AnnaProcess.run(["init", workspace.file("full")])
+        let output = try await AnnaProcess.run(["init", workspace.file("full")])
         #expect(output.status == 73)
         #expect(output.stderrLines == ["anna: \(workspace.file("full")) is not empty (1 entries); anna init needs a new or empty folder"])
         #expect(try workspace.read("full/notes.txt") == "mine\n")
     }
 
     @Test("--version prints the version; --help lists the exit codes")
-    func version() throws {
-        let output = try AnnaProcess.run(["--version"])
+    func version() async throws {
+        let output = try await AnnaProcess.run(["--version"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == ["0.4.0"])
-        let help = try AnnaProcess.run(["--help"])
+        let help = try await AnnaProcess.run(["--help"])
         #expect(help.stdout.contains("Exit codes:"))
         #expect(help.stdout.contains("  73  a file cannot be written: anna init into a folder that is not empty,"))
     }
 
     @Test("a run where no task produced a result says so and suggests --coverage")
-    func zeroResultNote() throws {
+    func zeroResultNote() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('/home/ana-apeared', () => 1);\n")  // a typo
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stdout == "")
         #expect(output.stderrLines.last?.hasPrefix("anna: no task produced a result (7 operations replayed)") == true)
@@ -197,7 +197,7 @@ struct InitVersionTests {
 @Suite("anna check loads as anna run does", .timeLimit(.minutes(2)))
 struct CheckLoaderTests {
     @Test("task files may require the module's own helpers and node_modules packages")
-    func helpersAndPackages() throws {
+    func helpersAndPackages() async throws {
         let workspace = try Workspace([
             "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
             "module/lib/helpers.js": "exports.label = (node) => 'at ' + node.path;\n",
@@ -215,21 +215,21 @@ struct CheckLoaderTests {
 
             """,
         ])
-        let check = try AnnaProcess.run(["check", "--module", workspace.file("module")])
+        let check = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(check.stderr == "")
         #expect(check.status == 0)
         #expect(check.stdoutLines == ["index.js", "  3:\t/home/ana-appeared", "1 files, 1 patterns, 0 problems"])
-        let run = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let run = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(run.stdoutLines == [#""AT /HOME""#])
     }
 
     @Test("a syntax error in the module's index.js fails check with file:line")
-    func moduleSyntaxError() throws {
+    func moduleSyntaxError() async throws {
         let workspace = try Workspace([
             "module/index.js": "// the module\nmodule.exports = require('anna').configured({ task: __dirname + '/task' ));\n// end\n",
             "module/task/index.js": "match('a/tap', () => 1);\n",
         ])
-        let output = try AnnaProcess.run(["check", "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
         #expect(output.stdoutLines == ["index.js", "  1:\ta/tap", "1 files, 1 patterns, 1 problems"])
         #expect(output.stderrLines.count == 1)
@@ -237,13 +237,13 @@ struct CheckLoaderTests {
     }
 
     @Test("check reads a module beside its core with --allow-read, and suggests it without")
-    func allowRead() throws {
+    func allowRead() async throws {
         let workspace = try ModuleFolderTests.iOSLayout()
         let module = workspace.file("app/analytics.bundle")
-        let allowed = try AnnaProcess.run(["check", "--module", module, "--allow-read", workspace.file("app")])
+        let allowed = try await AnnaProcess.run(["check", "--module", module, "--allow-read", workspace.file("app")])
         #expect(allowed.status == 0)
         #expect(allowed.stdoutLines == ["index.js", "  1:\t/home/ana-appeared", "1 files, 1 patterns, 0 problems"])
-        let refused = try AnnaProcess.run(["check", "--module", module])
+        let refused = try await AnnaProcess.run(["check", "--module", module])
         #expect(refused.status == 1)
         #expect(refused.stderrLines.first?.hasPrefix("\(module)/index.js:1: Error: Access denied: module '../anna.bundle' from ") == true)
         #expect(refused.stderrLines.last?.hasPrefix("anna: modules may read only below the module's folder and the core; add --allow-read") == true)
@@ -253,7 +253,7 @@ struct CheckLoaderTests {
 @Suite("anna run: result warnings", .timeLimit(.minutes(2)))
 struct ResultWarningTests {
     @Test("a result that loses a function is delivered with a warning line that --strict does not count")
-    func warningIsNotFailure() throws {
+    func warningIsNotFailure() async throws {
         let workspace = try Workspace([
             "tasks/index.js": "match('tap', () => ({ ok: 1, onTap: () => 2 }));\n",
             "s.ndjson": """
@@ -262,7 +262,7 @@ struct ResultWarningTests {
 
             """,
         ])
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--strict"])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--strict"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#"{"ok":1}"#])
         #expect(output.stderrLines.count == 1)

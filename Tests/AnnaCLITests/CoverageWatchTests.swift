@@ -16,9 +16,9 @@ extension AnnaProcess.Output {
 @Suite("anna run --coverage and anna check --events", .timeLimit(.minutes(2)))
 struct CoverageTests {
     @Test("--coverage prints a table of task files and task counts on standard error")
-    func table() throws {
+    func table() async throws {
         let workspace = try Workspace.shop()
-        let output = try AnnaProcess.run(
+        let output = try await AnnaProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--coverage"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
@@ -29,9 +29,9 @@ struct CoverageTests {
     }
 
     @Test("--coverage=FILE writes the coverage as JSON")
-    func json() throws {
+    func json() async throws {
         let workspace = try Workspace.shop()
-        let output = try AnnaProcess.run([
+        let output = try await AnnaProcess.run([
             "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
             "--coverage=\(workspace.file("coverage.json"))",
         ])
@@ -44,9 +44,9 @@ struct CoverageTests {
     }
 
     @Test("without --coverage, tasks that never ran are named in one line")
-    func neverRanNote() throws {
+    func neverRanNote() async throws {
         let workspace = try Workspace.shop()
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(
             output.stderrLines.first?.hasPrefix("anna: 2 of 4 tasks never ran ('list/item/explode' at \(workspace.file("module/task/index.js")):3")
@@ -56,7 +56,7 @@ struct CoverageTests {
     }
 
     @Test("a core without coverage() says so, and the run goes on")
-    func coreWithoutCoverage() throws {
+    func coreWithoutCoverage() async throws {
         let workspace = try Workspace([
             "s.ndjson": """
             {"op":"register","id":1,"parent":null,"name":"__root__"}
@@ -65,7 +65,7 @@ struct CoverageTests {
 
             """
         ])
-        let output = try AnnaProcess.run([
+        let output = try await AnnaProcess.run([
             "run", "--events", workspace.file("s.ndjson"), "--module", RepositoryFixtures.protocolModule.path,
             "--allow-read", RepositoryFixtures.folder.path, "--coverage",
         ])
@@ -75,9 +75,9 @@ struct CoverageTests {
     }
 
     @Test("check --events replays the stream and prints the coverage after the patterns")
-    func checkEvents() throws {
+    func checkEvents() async throws {
         let workspace = try Workspace.shop()
-        let output = try AnnaProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
+        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.first == "index.js")
         #expect(output.stdoutLines.contains("4 files, 4 patterns, 0 problems") || output.stdoutLines.contains("1 files, 4 patterns, 0 problems"))
@@ -89,10 +89,10 @@ struct CoverageTests {
 @Suite("anna run: task locations, --watch", .timeLimit(.minutes(2)))
 struct LocationWatchTests {
     @Test("a failed task's line names the task's file:line")
-    func failureLocation() throws {
+    func failureLocation() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("x.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode"}"# + "\n")
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
         let taskFile = workspace.file("module/task/index.js")
         let line = output.stderrLines.first ?? ""
         // The task's line is the match() call's; its column is the core's to choose.

@@ -27,28 +27,28 @@ struct DeepTreeCommandTests {
     }
 
     @Test("run sends the deepest node's result, and snapshot prints markup, json and dot, linear in the nodes")
-    func runAndSnapshot() throws {
+    func runAndSnapshot() async throws {
         let workspace = try Self.workspace()
         let arguments = ["--events", workspace.file("chain.ndjson"), "--module", workspace.file("module")]
-        let run = try AnnaProcess.run(["run"] + arguments)
+        let run = try await AnnaProcess.run(["run"] + arguments)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdoutLines == [#"{"depth":\#(Self.depth)}"#])
 
-        let markup = try AnnaProcess.run(["snapshot"] + arguments)
+        let markup = try await AnnaProcess.run(["snapshot"] + arguments)
         #expect(markup.status == 0, "\(markup.stderr)")
         let capped = String(repeating: " ", count: 64)  // the indent of level 32 and deeper
         #expect(markup.stdout.contains("\n\(capped)<tap class=\"ana-event\" time=\"6\" />\n\(capped)</n>\n"))
         #expect(markup.stdout.hasSuffix("\n  </n>\n</__root__>\n"))
         #expect(markup.stdout.utf8.count / Self.depth < 1024)
 
-        let json = try AnnaProcess.run(["snapshot", "--format", "json"] + arguments)
+        let json = try await AnnaProcess.run(["snapshot", "--format", "json"] + arguments)
         #expect(json.status == 0, "\(json.stderr)")
         #expect(
             json.stdout.hasSuffix(
                 #""events":[{"name":"tap","time":6,"properties":{}}],"children":[]}"# + String(repeating: "]}", count: Self.depth) + "}\n"))
         #expect(json.stdout.utf8.count / Self.depth < 256)
 
-        let dot = try AnnaProcess.run(["snapshot", "--format", "dot"] + arguments)
+        let dot = try await AnnaProcess.run(["snapshot", "--format", "dot"] + arguments)
         #expect(dot.status == 0, "\(dot.stderr)")
         let lines = dot.stdoutLines
         #expect(lines.count == 3 + 1 + 2 * Self.depth + 1, "a box per node, an edge per node but the root")
@@ -64,11 +64,13 @@ struct DeepTreeCommandTests {
     @Test(
         "a node of the chain costs the memory of a node one level deep (peak resident memory of anna run)",
         .enabled(if: FileManager.default.isExecutableFile(atPath: gnuTime), "needs GNU time at /usr/bin/time"))
-    func memoryPerNode() throws {
+    func memoryPerNode() async throws {
         let workspace = try Self.workspace()
         let module = workspace.file("module")
-        let deep = try Self.peakKilobytes(["run", "--events", workspace.file("chain.ndjson"), "--module", module])
-        let wide = try Self.peakKilobytes(["run", "--events", workspace.file("wide.ndjson"), "--module", module])
+        let chain = ["run", "--events", workspace.file("chain.ndjson"), "--module", module]
+        let tree = ["run", "--events", workspace.file("wide.ndjson"), "--module", module]
+        let deep = try await onOwnThread { try Self.peakKilobytes(chain) }
+        let wide = try await onOwnThread { try Self.peakKilobytes(tree) }
         // A path string per node made the chain take about 500 MB, against 90 MB for the wide tree.
         #expect(deep < wide * 3 / 2, "chain: \(deep) KB, wide tree: \(wide) KB")
     }

@@ -9,8 +9,8 @@ struct DemoSessionTests {
     var module: String { Self.demo.appendingPathComponent("module").path }
 
     @Test("replaying the committed session gives exactly the committed results")
-    func goldenResults() throws {
-        let output = try AnnaProcess.run(["run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module])
+    func goldenResults() async throws {
+        let output = try await AnnaProcess.run(["run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module])
         let expected = try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)
         #expect(output.status == 0)
         #expect(output.stderr == "")
@@ -19,10 +19,10 @@ struct DemoSessionTests {
     }
 
     @Test("the session is several thousand operations and passes its trace file")
-    func traceFile() throws {
+    func traceFile() async throws {
         let session = try String(contentsOf: Self.demo.appendingPathComponent("session.ndjson"), encoding: .utf8)
         #expect(session.split(separator: "\n").count > 3000)
-        let output = try AnnaProcess.run([
+        let output = try await AnnaProcess.run([
             "trace", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module,
             "--expect", Self.demo.appendingPathComponent("session.trace.json").path,
         ])
@@ -31,7 +31,7 @@ struct DemoSessionTests {
     }
 
     @Test("a session recorded by the Manager replays through anna with the same results")
-    func recorderReplays() throws {
+    func recorderReplays() async throws {
         let workspace = try Workspace()
         let demo = Process()
         demo.executableURL = BuildProducts.executable("anna-demo")
@@ -39,12 +39,15 @@ struct DemoSessionTests {
         let pipe = Pipe()
         demo.standardOutput = pipe
         try demo.run()
-        let live = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        demo.waitUntilExit()
+        let live = try await onOwnThread {
+            let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            demo.waitUntilExit()
+            return text
+        }
         #expect(demo.terminationStatus == 0)
         let recording = try workspace.read("recorded.ndjson")
         #expect(recording.hasPrefix(#"{"op":"version","version":1}"#))
-        let replay = try AnnaProcess.run(["run", "--events", workspace.file("recorded.ndjson"), "--module", module])
+        let replay = try await AnnaProcess.run(["run", "--events", workspace.file("recorded.ndjson"), "--module", module])
         #expect(replay.status == 0)
         #expect(!live.isEmpty)
         #expect(replay.stdout == live)

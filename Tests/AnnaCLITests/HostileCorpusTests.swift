@@ -16,11 +16,11 @@ struct HostileCorpusTests {
     }
 
     @Test("every hostile task is reported at its line; the well-behaved task's results all arrive; exit 0")
-    func corpus() throws {
+    func corpus() async throws {
         let folder = RepositoryFixtures.folder.appendingPathComponent("hostile", isDirectory: true)
         let module = folder.appendingPathComponent("module").path
         let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: folder.appendingPathComponent("expected.json")))
-        let output = try AnnaProcess.run(
+        let output = try await AnnaProcess.run(
             [
                 "run", "--events", folder.appendingPathComponent("session.ndjson").path, "--module", module,
                 "--time-limit", "0.5", "--memory-limit", "64",

@@ -11,11 +11,11 @@ struct HostileInputTests {
 
     /// The shop session (9 lines, 2 results), `line` as line 10, then a line that would give
     /// a third result.
-    func runShop(after line: String) throws -> (AnnaProcess.Output, file: String) {
+    func runShop(after line: String) async throws -> (AnnaProcess.Output, file: String) {
         let workspace = try Workspace.shop()
         let file = workspace.file("bad.ndjson")
         try workspace.write("bad.ndjson", try workspace.read("session.ndjson") + line + "\n" + #"{"op":"event","id":3,"name":"did-select"}"# + "\n")
-        return (try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")]), file)
+        return (try await AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")]), file)
     }
 
     @Test(
@@ -47,16 +47,16 @@ struct HostileInputTests {
                 "unknown op 'event<U+FEFF>' (expected register, event, update, appear, disappear, deregister, snapshot, version)"
             ),
         ])
-    func malformedAfterResults(line: String, message: String) throws {
-        let (output, file) = try runShop(after: line)
+    func malformedAfterResults(line: String, message: String) async throws {
+        let (output, file) = try await runShop(after: line)
         #expect(output.status == 65)
         #expect(output.stdoutLines == [#"{"action":"viewed","screen":"/home"}"#, #"{"action":"selected","item":4,"title":"Boots"}"#])
         #expect(output.stderrLinesWithoutNotes == ["\(file):10: \(message)"])
     }
 
     @Test("IDs at ±(2^53 − 1) replay exactly, in results and in error messages")
-    func largestIDs() throws {
-        let (output, file) = try runShop(
+    func largestIDs() async throws {
+        let (output, file) = try await runShop(
             after: """
                 {"op":"register","id":9007199254740991,"parent":[2,"list"],"name":"item","index":9007199254740991}
                 {"op":"event","id":9007199254740991,"name":"did-select"}
@@ -74,8 +74,8 @@ struct HostileInputTests {
     }
 
     @Test("an error of the module quoting the stream shows what does not show, on one line")
-    func visibleModuleErrors() throws {
-        let (output, file) = try runShop(after: #"{"op":"event","id":99,"name":"tap\u2028\n\u0000"}"#)
+    func visibleModuleErrors() async throws {
+        let (output, file) = try await runShop(after: #"{"op":"event","id":99,"name":"tap\u2028\n\u0000"}"#)
         #expect(output.status == 0)
         #expect(
             output.stderrLinesWithoutNotes.first
@@ -84,19 +84,19 @@ struct HostileInputTests {
     }
 
     @Test("a byte order mark opening the stream is dropped; line numbers stay those of the file")
-    func byteOrderMark() throws {
+    func byteOrderMark() async throws {
         let workspace = try Workspace.shop()
         let session = try workspace.read("session.ndjson")
         try workspace.write("bom.ndjson", "\u{FEFF}" + session + #"{"op":"teleport"}"# + "\n")
         let file = workspace.file("bom.ndjson")
-        let output = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
             output.stderrLinesWithoutNotes == [
                 "\(file):10: unknown op 'teleport' (expected register, event, update, appear, disappear, deregister, snapshot, version)"
             ])
-        let piped = try AnnaProcess.run(["run", "--events", "-", "--module", workspace.file("module")], input: "\u{FEFF}" + session)
+        let piped = try await AnnaProcess.run(["run", "--events", "-", "--module", workspace.file("module")], input: "\u{FEFF}" + session)
         #expect(piped.status == 0)
         #expect(piped.stdoutLines.count == 2)
         #expect(piped.stderrLinesWithoutNotes == [])
@@ -105,31 +105,31 @@ struct HostileInputTests {
     @Test(
         "--time-limit outside 0.001 … 3600 seconds is a usage error of every command that loads a module",
         arguments: ["run", "snapshot", "trace", "check"], [("1e-9", "1e-09"), ("inf", "inf"), ("1e308", "1e+308"), ("nan", "nan"), ("0", "0.0")])
-    func timeLimitRange(command: String, value: (given: String, shown: String)) throws {
+    func timeLimitRange(command: String, value: (given: String, shown: String)) async throws {
         let workspace = try Workspace.shop()
         var arguments = [command, "--module", workspace.file("module"), "--time-limit", value.given]
         if command != "check" { arguments += ["--events", workspace.file("session.ndjson")] }
         if command == "trace" { arguments += ["--expect", workspace.file("none.json")] }
-        let output = try AnnaProcess.run(arguments)
+        let output = try await AnnaProcess.run(arguments)
         #expect(output.status == 64)
         #expect(output.stderrLines.first == "Error: --time-limit must be from 0.001 to 3600 seconds, got \(value.shown).")
         #expect(output.stdout == "")
     }
 
     @Test("--time-limit at the ends of its range is accepted; --help says the range")
-    func timeLimitEnds() throws {
+    func timeLimitEnds() async throws {
         let workspace = try Workspace.shop()
-        let longest = try AnnaProcess.run(
+        let longest = try await AnnaProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--time-limit", "3600"])
         #expect(longest.status == 0)
         #expect(longest.stdoutLines.count == 2)
-        let shortest = try AnnaProcess.run(
+        let shortest = try await AnnaProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--time-limit", "0.001"])
         #expect(shortest.status == 0 || shortest.status == 66, "a millisecond may be too short to load the module: \(shortest.stderr)")
-        let help = try AnnaProcess.run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try await AnnaProcess.run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--time-limit <seconds> Seconds of CPU time one operation may run in JavaScript, from 0.001 to 3600. (default: 2.0)"))
         #expect(help.contains("--memory-limit <MB> Megabytes the JavaScript heap may hold, from 16 to 1048576. (default: 512)"))
-        let tiny = try AnnaProcess.run(
+        let tiny = try await AnnaProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--memory-limit", "8"])
         #expect(tiny.status == 64)
         #expect(tiny.stderr.contains("Error: --memory-limit must be from 16 to 1048576 MB, got 8."))

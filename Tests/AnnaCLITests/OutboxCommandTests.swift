@@ -13,12 +13,12 @@ struct OutboxCommandTests {
     }
 
     @Test("every result of the demo reaches the collector through two injected 503s, and the output is unchanged")
-    func deliversThroughFailures() throws {
+    func deliversThroughFailures() async throws {
         let workspace = try Workspace()
         let collector = try CollectorProcess(store: workspace.file("collected.sqlite"), extra: ["--fail-status", "503", "--fail-count", "2"])
         defer { collector.stop() }
         let outbox = workspace.file("outbox.sqlite")
-        let run = try AnnaProcess.run(
+        let run = try await AnnaProcess.run(
             [
                 "run", "--events", session, "--module", module, "--outbox", outbox, "--deliver", collector.url, "--session", "demo",
                 "--drain-timeout", "60",
@@ -26,7 +26,7 @@ struct OutboxCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout == (try expectedResults))
         #expect(run.stderr.contains("every result delivered (session demo; 0 dead letters)"))
-        let stats = try AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let stats = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(stats.stdout.contains(#""pending":0"#))
         let lines = collector.stop()
         #expect(lines.filter { $0.hasSuffix(": 503 (injected)") }.count == 2)
@@ -34,20 +34,20 @@ struct OutboxCommandTests {
     }
 
     @Test("results kept without --deliver are counted by stats and delivered by outbox flush, once")
-    func flushLater() throws {
+    func flushLater() async throws {
         let workspace = try Workspace()
         let outbox = workspace.file("outbox.sqlite")
-        let run = try AnnaProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox, "--session", "later"])
+        let run = try await AnnaProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox, "--session", "later"])
         #expect(run.status == 0)
         let count = (try expectedResults).split(separator: "\n").count
         #expect(run.stderr.contains("\(count) results waiting (session later)"))
-        let before = try AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let before = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(before.stdout.contains(#""pending":\#(count)"#))
 
         let collector = try CollectorProcess(store: workspace.file("collected.sqlite"))
-        let flush = try AnnaProcess.run(["outbox", "flush", outbox, "--deliver", collector.url], timeout: 120)
+        let flush = try await AnnaProcess.run(["outbox", "flush", outbox, "--deliver", collector.url], timeout: 120)
         #expect(flush.status == 0)
-        let after = try AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let after = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(after.stdout.contains(#""pending":0"#))
         #expect(Self.newResults(in: collector.stop()) == count)
     }

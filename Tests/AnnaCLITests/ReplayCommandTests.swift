@@ -43,39 +43,39 @@ struct ReplayCommandTests {
     }
 
     /// What `anna run` prints for one session alone.
-    static func runAlone(_ session: String, tasks: String) throws -> String {
-        let output = try AnnaProcess.run(["run", "--events", session, "--tasks", tasks])
+    static func runAlone(_ session: String, tasks: String) async throws -> String {
+        let output = try await AnnaProcess.run(["run", "--events", session, "--tasks", tasks])
         #expect(output.status == 0, "\(output.stderr)")
         return output.stdout
     }
 
     @Test("an engine reused for every session gives each the output of `anna run` on it alone")
-    func reusedEngineLeavesNothing() throws {
+    func reusedEngineLeavesNothing() async throws {
         let workspace = try Self.workspace(sessions: 5)
-        let run = try AnnaProcess.run(
+        let run = try await AnnaProcess.run(
             ["replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--out", workspace.file("out"), "--jobs", "1"])
         #expect(run.status == 0, "\(run.stderr)")
         for index in 0..<5 {
             let name = "s0\(index)"
-            let alone = try Self.runAlone(workspace.file("sessions/\(name).ndjson"), tasks: workspace.file("task"))
+            let alone = try await Self.runAlone(workspace.file("sessions/\(name).ndjson"), tasks: workspace.file("task"))
             #expect(try workspace.read("out/\(name).ndjson") == alone)
             #expect(alone.contains(#""loads":1,"leaked":1,"max":2,"runs":0"#))
             #expect(alone.split(separator: "\n").count == index + 1)
         }
         // The same with a fresh engine per session.
-        let fresh = try AnnaProcess.run(
+        let fresh = try await AnnaProcess.run(
             ["replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--out", workspace.file("fresh"), "--fresh-engines"])
         #expect(fresh.status == 0, "\(fresh.stderr)")
         for index in 0..<5 { #expect(try workspace.read("fresh/s0\(index).ndjson") == workspace.read("out/s0\(index).ndjson")) }
     }
 
     @Test("--meta without --out tags each line with its session; each session's lines stay together and in order")
-    func metaLines() throws {
+    func metaLines() async throws {
         let workspace = try Self.workspace(sessions: 4)
-        let run = try AnnaProcess.run(["replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--meta", "--jobs", "2"])
+        let run = try await AnnaProcess.run(["replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--meta", "--jobs", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try run.stdoutLines.map { try JSONValue(parsing: $0) }
-        #expect(lines.count == 1 + 2 + 3 + 4)
+        #expect(lines.count == 10)  // 1 + 2 + 3 + 4 results
         var order: [String] = []
         for line in lines {
             let session = try #require(line["session"]?.stringValue)
@@ -90,13 +90,13 @@ struct ReplayCommandTests {
     }
 
     @Test("a malformed or timed-out session fails alone: the others are done, exit 1, the summary says why")
-    func failuresAreSkipped() throws {
+    func failuresAreSkipped() async throws {
         let workspace = try Self.workspace(sessions: 3)
         try workspace.write("sessions/s01.ndjson", Self.session(taps: 2) + "{not json\n")
         try workspace.write(
             "slow/task/index.js", "match('screen/tap', () => { const end = Date.now() + 40; while (Date.now() < end) {} return 1; });\n")
         try workspace.write("slow/sessions/long.ndjson", Self.session(taps: 30))
-        let run = try AnnaProcess.run([
+        let run = try await AnnaProcess.run([
             "replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--out", workspace.file("out"),
             "--summary-json", workspace.file("summary.json"),
         ])
@@ -111,7 +111,7 @@ struct ReplayCommandTests {
         #expect(summary["failed"]?[0]?["session"] == "s01")
         #expect(summary["engineOptions"] == ["useFTLJIT=false", "numberOfGCMarkers=1"])
 
-        let slow = try AnnaProcess.run([
+        let slow = try await AnnaProcess.run([
             "replay", workspace.file("slow/sessions"), "--tasks", workspace.file("slow/task"), "--out", workspace.file("slow/out"),
             "--session-timeout", "0.2",
         ])
@@ -120,11 +120,11 @@ struct ReplayCommandTests {
     }
 
     @Test("the engine is tuned for many sessions, except where the environment chose")
-    func engineOptions() throws {
+    func engineOptions() async throws {
         let workspace = try Self.workspace(sessions: 1)
         var environment = ProcessInfo.processInfo.environment
         environment["JSC_useFTLJIT"] = "true"
-        let run = try AnnaProcess.run(
+        let run = try await AnnaProcess.run(
             [
                 "replay", workspace.file("sessions"), "--tasks", workspace.file("task"), "--out", workspace.file("out"),
                 "--summary-json", workspace.file("summary.json"),
@@ -135,10 +135,10 @@ struct ReplayCommandTests {
     }
 
     @Test("two session files of the same name stop the run before it starts (exit 64)")
-    func nameClash() throws {
+    func nameClash() async throws {
         let workspace = try Self.workspace(sessions: 1)
         try workspace.write("other/s00.ndjson", Self.session(taps: 1))
-        let run = try AnnaProcess.run([
+        let run = try await AnnaProcess.run([
             "replay", workspace.file("sessions"), workspace.file("other"), "--tasks", workspace.file("task"), "--out", workspace.file("out"),
         ])
         #expect(run.status == 64)
@@ -147,10 +147,10 @@ struct ReplayCommandTests {
     }
 
     @Test("N shard processes of the binary together write exactly what one unsharded run writes")
-    func shardsMergeToTheWhole() throws {
+    func shardsMergeToTheWhole() async throws {
         let workspace = try Self.workspace(sessions: 12, taps: { $0 % 4 + 1 })
         try workspace.write("manifest.txt", (0..<12).map { "sessions/s\(String(format: "%02d", $0)).ndjson" }.joined(separator: "\n") + "\n")
-        let whole = try AnnaProcess.run([
+        let whole = try await AnnaProcess.run([
             "replay", "--manifest", workspace.file("manifest.txt"), "--tasks", workspace.file("task"), "--out", workspace.file("whole"),
         ])
         #expect(whole.status == 0, "\(whole.stderr)")
@@ -162,10 +162,10 @@ struct ReplayCommandTests {
             // Shard 0 through the Kubernetes variable, the others by --shard.
             let run =
                 index == 0
-                ? try AnnaProcess.run(
+                ? try await AnnaProcess.run(
                     arguments + ["--shard-from-env", "\(shards)"],
                     environment: ProcessInfo.processInfo.environment.merging(["JOB_COMPLETION_INDEX": "0"]) { $1 })
-                : try AnnaProcess.run(arguments + ["--shard", "\(index)/\(shards)"])
+                : try await AnnaProcess.run(arguments + ["--shard", "\(index)/\(shards)"])
             #expect(run.status == 0, "\(run.stderr)")
             for name in try Self.outputs(in: folder) {
                 #expect(merged[name] == nil, "\(name) replayed by two shards")
@@ -181,11 +181,11 @@ struct ReplayCommandTests {
     }
 
     @Test("--resume after a SIGKILL midway: finished sessions are not replayed again, and the outputs equal an uninterrupted run's")
-    func resumeAfterKill() throws {
+    func resumeAfterKill() async throws {
         let count = 40
         let workspace = try Self.workspace(sessions: count, taps: { _ in 3_000 })
         let common = [workspace.file("sessions"), "--tasks", workspace.file("task"), "--jobs", "1"]
-        let uninterrupted = try AnnaProcess.run(["replay"] + common + ["--out", workspace.file("whole")])
+        let uninterrupted = try await AnnaProcess.run(["replay"] + common + ["--out", workspace.file("whole")])
         #expect(uninterrupted.status == 0, "\(uninterrupted.stderr)")
 
         let journal = workspace.file("out/.anna-replay-journal.ndjson")
@@ -194,10 +194,12 @@ struct ReplayCommandTests {
         process.arguments = ["replay"] + common + ["--out", workspace.file("out")]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Self.lines(of: journal).count < 3, process.isRunning, Date() < deadline { usleep(2_000) }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        try await onOwnThread {
+            let deadline = Date().addingTimeInterval(60)
+            while Self.lines(of: journal).count < 3, process.isRunning, Date() < deadline { usleep(2_000) }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         #expect(process.terminationReason == .uncaughtSignal)
         let finished = Self.lines(of: journal)
         #expect(finished.count >= 3 && finished.count < count, "the kill came after \(finished.count) sessions")
@@ -207,7 +209,7 @@ struct ReplayCommandTests {
         let cutText = try workspace.read("out/\(cut).ndjson")
         try workspace.write("out/\(cut).ndjson", String(cutText.prefix(cutText.count / 2)))
 
-        let resumed = try AnnaProcess.run(
+        let resumed = try await AnnaProcess.run(
             ["replay"] + common + ["--out", workspace.file("out"), "--resume", "--summary-json", workspace.file("summary.json")])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("anna: \(cut): its output"))

@@ -6,9 +6,9 @@ import Testing
 @Suite("anna run", .timeLimit(.minutes(2)))
 struct RunCommandTests {
     @Test("prints each result as a line of compact JSON, in order")
-    func results() throws {
+    func results() async throws {
         let workspace = try Workspace.shop()
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(
             output.stdoutLines == [
@@ -19,9 +19,11 @@ struct RunCommandTests {
     }
 
     @Test("--meta wraps each result with task, path and event; --tasks uses the bundled core")
-    func metaAndTasks() throws {
+    func metaAndTasks() async throws {
         let workspace = try Workspace.shop()
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", workspace.file("module/task"), "--meta"])
+        let output = try await AnnaProcess.run([
+            "run", "--events", workspace.file("session.ndjson"), "--tasks", workspace.file("module/task"), "--meta",
+        ])
         #expect(output.status == 0)
         #expect(
             output.stdoutLines == [
@@ -58,7 +60,7 @@ struct RunCommandTests {
     }
 
     @Test("a malformed line stops the run with 65 after the results so far, naming file and line")
-    func malformedLine() throws {
+    func malformedLine() async throws {
         let workspace = try Workspace.shop()
         try workspace.write(
             "bad.ndjson",
@@ -67,7 +69,7 @@ struct RunCommandTests {
                 {"op":"event","id":3,"name":"did-select","time":1007}
 
                 """)
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
@@ -90,16 +92,16 @@ struct RunCommandTests {
             (#"{"op":"event","id":3,"name":"x","extra":1}"#, "unknown field 'extra' for op 'event'"),
             (#"{"op":"version","version":2}"#, "stream version 2 is newer than this reader (1)"),
         ])
-    func malformedKinds(line: String, message: String) throws {
+    func malformedKinds(line: String, message: String) async throws {
         let workspace = try Workspace.shop()
         try workspace.write("bad.ndjson", line + "\n")
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stderrLines == ["\(workspace.file("bad.ndjson")):1: \(message)"])
     }
 
     @Test("--keep-going skips malformed lines and counts them; core errors continue with their line")
-    func keepGoing() throws {
+    func keepGoing() async throws {
         let workspace = try Workspace.shop()
         try workspace.write(
             "mixed.ndjson",
@@ -110,7 +112,9 @@ struct RunCommandTests {
                 {"op":"event","id":3,"name":"did-select","time":1009}
 
                 """)
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("mixed.ndjson"), "--module", workspace.file("module"), "--keep-going"])
+        let output = try await AnnaProcess.run([
+            "run", "--events", workspace.file("mixed.ndjson"), "--module", workspace.file("module"), "--keep-going",
+        ])
         let file = workspace.file("mixed.ndjson")
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
@@ -125,13 +129,13 @@ struct RunCommandTests {
     }
 
     @Test("console output of tasks goes to standard error, or to --console FILE")
-    func console() throws {
+    func console() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("log.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"log"}"# + "\n")
-        let toStderr = try AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
+        let toStderr = try await AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
         #expect(toStderr.stdoutLines.count == 2)
         #expect(toStderr.stderrLinesWithoutNotes == ["logged from /home/list/item"])
-        let toFile = try AnnaProcess.run([
+        let toFile = try await AnnaProcess.run([
             "run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt"),
         ])
         #expect(toFile.stderrLinesWithoutNotes == [])
@@ -139,42 +143,42 @@ struct RunCommandTests {
     }
 
     @Test("missing files and unreadable modules exit 66 with the path")
-    func missingInputs() throws {
+    func missingInputs() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("broken/index.js", "module.exports = ;\n")
-        let noStream = try AnnaProcess.run(["run", "--events", workspace.file("none.ndjson"), "--module", workspace.file("module")])
+        let noStream = try await AnnaProcess.run(["run", "--events", workspace.file("none.ndjson"), "--module", workspace.file("module")])
         #expect(noStream.status == 66)
         #expect(noStream.stderrLines == ["anna: no such event stream: \(workspace.file("none.ndjson"))"])
-        let noModule = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("nowhere")])
+        let noModule = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("nowhere")])
         #expect(noModule.status == 66)
         #expect(noModule.stderrLines == ["anna: no such module: \(workspace.file("nowhere"))"])
-        let broken = try AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("broken")])
+        let broken = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("broken")])
         #expect(broken.status == 66)
         #expect(broken.stderr.hasPrefix("anna: cannot load analytics module \(workspace.file("broken")): SyntaxError:"))
         #expect(broken.stderr.contains("(at \(workspace.file("broken/index.js")):1"))
     }
 
     @Test("a stream snapshot op prints the tree to standard error")
-    func snapshotOp() throws {
+    func snapshotOp() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("snap.ndjson", try workspace.read("session.ndjson") + #"{"op":"snapshot"}"# + "\n")
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("snap.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("snap.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderr.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
     }
 
     @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check", "init"])
-    func help(command: String) throws {
-        let output = try AnnaProcess.run([command, "--help"])
+    func help(command: String) async throws {
+        let output = try await AnnaProcess.run([command, "--help"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("Examples:"))
         #expect(output.stdout.contains("anna \(command)"))
     }
 
     @Test("bad arguments exit 64")
-    func badArguments() throws {
-        let output = try AnnaProcess.run(["run", "--events", "x.ndjson"])
+    func badArguments() async throws {
+        let output = try await AnnaProcess.run(["run", "--events", "x.ndjson"])
         #expect(output.status == 64)
         #expect(output.stderr.contains("Give exactly one of --module DIR and --tasks DIR."))
     }
@@ -183,7 +187,7 @@ struct RunCommandTests {
 @Suite("anna run: debug mode, time limit, progress", .timeLimit(.minutes(2)))
 struct RunCommandMoreTests {
     @Test("--debug re-requires a namespace's task file at every registration")
-    func debugReloads() throws {
+    func debugReloads() async throws {
         let workspace = try Workspace([
             "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
             "module/task/index.js": "",
@@ -196,16 +200,16 @@ struct RunCommandMoreTests {
 
             """,
         ])
-        let plain = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
+        let plain = try await AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
         #expect(plain.stdoutLines == ["1"])
         #expect(plain.stderrLines == ["Screen.js loaded"])
-        let debug = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module"), "--debug"])
+        let debug = try await AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module"), "--debug"])
         #expect(debug.stdoutLines == ["1"], "the reloaded file's tasks replace the old ones instead of doubling them")
         #expect(debug.stderrLines == ["Screen.js loaded", "Screen.js loaded"])
     }
 
     @Test("--time-limit stops a runaway task; the run goes on with the next line")
-    func timeLimit() throws {
+    func timeLimit() async throws {
         let workspace = try Workspace([
             "tasks/index.js": "match('spin', () => { for (;;) {} }); match('tap', () => 'after');\n",
             "s.ndjson": """
@@ -215,7 +219,9 @@ struct RunCommandMoreTests {
 
             """,
         ])
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"])
+        let output = try await AnnaProcess.run([
+            "run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2",
+        ])
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#""after""#])
         // The stop names the task that was running, with its place.
@@ -227,7 +233,7 @@ struct RunCommandMoreTests {
     }
 
     @Test("a progress line appears on a terminal, and only there")
-    func progressOnTerminal() throws {
+    func progressOnTerminal() async throws {
         let workspace = try Workspace.shop()
         let file = try workspace.writeLongSession()
         let (status, terminal) = try workspace.runOnTerminal(events: file)
@@ -235,7 +241,7 @@ struct RunCommandMoreTests {
         #expect(terminal.contains("lines, 2 results,"))
         #expect(terminal.contains("events/s"))
         #expect(try workspace.read("out.txt").split(separator: "\n").count == 2)
-        let piped = try AnnaProcess.run(
+        let piped = try await AnnaProcess.run(
             ["run", "--events", file, "--module", workspace.file("module")], environment: ["ANNA_PROGRESS_INTERVAL": "0"])
         #expect(piped.stderrLinesWithoutNotes == [])
     }
@@ -244,7 +250,7 @@ struct RunCommandMoreTests {
 @Suite("anna run: batches, long lines, messages on a terminal", .timeLimit(.minutes(2)))
 struct RunCommandBatchTests {
     @Test("operations go to the module in batches, yet every message names its line, in line order")
-    func batchedLines() throws {
+    func batchedLines() async throws {
         let workspace = try Workspace.shop()
         let file = workspace.file("long.ndjson")
         var stream = try workspace.read("session.ndjson")  // 9 lines, 7 operations, 2 results
@@ -273,7 +279,7 @@ struct RunCommandBatchTests {
             stream += "\n"
         }
         try workspace.write("long.ndjson", stream)
-        let output = try AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
+        let output = try await AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
         #expect(
@@ -284,7 +290,7 @@ struct RunCommandBatchTests {
     }
 
     @Test("long lines, CRLF line breaks and a last line without a break are read")
-    func lineShapes() throws {
+    func lineShapes() async throws {
         let workspace = try Workspace.shop()
         let title = String(repeating: "long ", count: 40_000)  // 200 kB, past the reader's first buffer
         let stream =
@@ -292,7 +298,7 @@ struct RunCommandBatchTests {
             + #"{"op":"update","id":3,"keyPath":"title","value":"\#(title)"}"# + "\n"
             + #"{"op":"event","id":3,"name":"did-select"}"#
         try workspace.write("crlf.ndjson", stream.replacingOccurrences(of: "\n", with: "\r\n"))
-        let output = try AnnaProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stderrLinesWithoutNotes == [])
         #expect(

@@ -5,16 +5,16 @@ import Testing
 @Suite("anna snapshot, trace and check", .timeLimit(.minutes(2)))
 struct SnapshotTraceCheckTests {
     @Test("snapshot prints markup, json or a Graphviz digraph after the stream")
-    func snapshotFormats() throws {
+    func snapshotFormats() async throws {
         let workspace = try Workspace.shop()
         let arguments = ["snapshot", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")]
-        let markup = try AnnaProcess.run(arguments)
+        let markup = try await AnnaProcess.run(arguments)
         #expect(markup.status == 0)
         #expect(markup.stdout.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
         #expect(markup.stdout.contains(#"<item id="3" class="ana-node" createdAt="1003" index="4">"#))
-        let json = try AnnaProcess.run(arguments + ["--format", "json"])
+        let json = try await AnnaProcess.run(arguments + ["--format", "json"])
         #expect(json.stdout.contains(#""name":"item""#))
-        let dot = try AnnaProcess.run(arguments + ["--format", "dot"])
+        let dot = try await AnnaProcess.run(arguments + ["--format", "dot"])
         #expect(
             dot.stdoutLines == [
                 "digraph focus {",
@@ -32,14 +32,14 @@ struct SnapshotTraceCheckTests {
     }
 
     @Test("trace passes when the expected items come in order, and writes JUnit")
-    func tracePasses() throws {
+    func tracePasses() async throws {
         let workspace = try Workspace.shop()
         try workspace.write(
             "ok.trace.json",
             """
             {"name": "browse", "items": [{"action": "viewed", "screen": "/home"}, {"title": "Boots", "item": 4, "action": "selected"}]}
             """)
-        let output = try trace(workspace, events: "session.ndjson", expect: "ok.trace.json", junit: "junit.xml")
+        let output = try await trace(workspace, events: "session.ndjson", expect: "ok.trace.json", junit: "junit.xml")
         #expect(output.status == 0)
         #expect(
             output.stdoutLines == [
@@ -54,7 +54,7 @@ struct SnapshotTraceCheckTests {
     }
 
     @Test("trace reports missing, out of order, duplicated and unexpected items and exits 1")
-    func traceFails() throws {
+    func traceFails() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("twice.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"did-select","time":1010}"# + "\n")
         try workspace.write(
@@ -67,7 +67,7 @@ struct SnapshotTraceCheckTests {
               {"name": "any number", "items": [{"action": "selected", "item": 4, "title": "Boots"}], "allowDuplicates": true}
             ]
             """)
-        let output = try trace(workspace, events: "twice.ndjson", expect: "bad.trace.json", junit: "junit.xml")
+        let output = try await trace(workspace, events: "twice.ndjson", expect: "bad.trace.json", junit: "junit.xml")
         #expect(output.status == 1)
         #expect(
             output.stdoutLines == [
@@ -96,28 +96,28 @@ struct SnapshotTraceCheckTests {
     }
 
     @Test("results no trace expects are listed as unexpected without failing")
-    func unexpected() throws {
+    func unexpected() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("partial.trace.json", #"{"name": "viewed only", "items": [{"action": "viewed", "screen": "/home"}]}"#)
-        let output = try trace(workspace, events: "session.ndjson", expect: "partial.trace.json")
+        let output = try await trace(workspace, events: "session.ndjson", expect: "partial.trace.json")
         #expect(output.status == 0)
         #expect(output.stdout.contains(#"unexpected: 1 results match no trace item"#))
         #expect(output.stdout.contains(#"  unexpected    {"action":"selected","item":4,"title":"Boots"}"#))
     }
 
     @Test("a missing or malformed trace file is reported")
-    func badTraceFile() throws {
+    func badTraceFile() async throws {
         let workspace = try Workspace.shop()
-        let missing = try trace(workspace, events: "session.ndjson", expect: "none.json")
+        let missing = try await trace(workspace, events: "session.ndjson", expect: "none.json")
         #expect(missing.status == 66)
         try workspace.write("bad.json", #"{"name": "x"}"#)
-        let malformed = try trace(workspace, events: "session.ndjson", expect: "bad.json")
+        let malformed = try await trace(workspace, events: "session.ndjson", expect: "bad.json")
         #expect(malformed.status == 65)
         #expect(malformed.stderrLines == ["anna: \(workspace.file("bad.json")): trace 1 needs an array 'items'"])
     }
 
     @Test("check lists patterns per file and reports syntax errors and malformed patterns with file:line")
-    func check() throws {
+    func check() async throws {
         let workspace = try Workspace([
             "module/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' });\n",
             "module/task/index.js": "match('/home/ana-appeared', () => 1);\nmatch(['list/item/tap', 'tap'], () => 2);\n",
@@ -126,7 +126,7 @@ struct SnapshotTraceCheckTests {
             // A `#!` line loads in a run, so it passes the check too.
             "module/task/Tool.js": "#!/usr/bin/env node\nmatch('tool/tap', () => 3);\n",
         ])
-        let output = try AnnaProcess.run(["check", "--module", workspace.file("module")])
+        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
         #expect(
             output.stdoutLines == [
@@ -146,28 +146,28 @@ struct SnapshotTraceCheckTests {
         #expect(output.stderrLines.last?.hasPrefix("\(folder)/Shop/Cart.js:2: PatternError: Malformed pattern 'cart//tap'") == true)
 
         // The same folder reached through `..` is checked the same way (Broken.js fails it).
-        let throughDots = try AnnaProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
+        let throughDots = try await AnnaProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
         #expect(throughDots.status == 1)
         #expect(throughDots.stdout == output.stdout)
         try workspace.write("clean/index.js", "match('a/tap', () => 1);\n")
-        let clean = try AnnaProcess.run(["check", "--tasks", workspace.file("clean")])
+        let clean = try await AnnaProcess.run(["check", "--tasks", workspace.file("clean")])
         #expect(clean.status == 0)
         #expect(clean.stdoutLines == ["index.js", "  1:\ta/tap", "1 files, 1 patterns, 0 problems"])
         #expect(clean.stderr == "")
-        let none = try AnnaProcess.run(["check", "--tasks", workspace.file("nothing")])
+        let none = try await AnnaProcess.run(["check", "--tasks", workspace.file("nothing")])
         #expect(none.status == 66)
         #expect(none.stderrLines == ["anna: no such task folder: \(workspace.file("nothing"))"])
         try workspace.write("flat/task", "not a folder")
         try workspace.write("flat/index.js", "module.exports = require('anna').configured({ task: __dirname + '/task' });\n")
-        let notFolder = try AnnaProcess.run(["check", "--module", workspace.file("flat")])
+        let notFolder = try await AnnaProcess.run(["check", "--module", workspace.file("flat")])
         #expect(notFolder.status == 66)
         #expect(notFolder.stderrLines == ["anna: not a folder: \(workspace.file("flat/task"))"])
     }
 
     /// Runs `anna trace` on the workspace's module with its files `events`, `expect` and, when
     /// given, `junit`.
-    private func trace(_ workspace: Workspace, events: String, expect: String, junit: String? = nil) throws -> AnnaProcess.Output {
-        try AnnaProcess.run(
+    private func trace(_ workspace: Workspace, events: String, expect: String, junit: String? = nil) async throws -> AnnaProcess.Output {
+        try await AnnaProcess.run(
             ["trace", "--events", workspace.file(events), "--module", workspace.file("module"), "--expect", workspace.file(expect)]
                 + (junit.map { ["--junit", workspace.file($0)] } ?? []))
     }

@@ -48,7 +48,7 @@ struct StreamFuzzTests {
     }
 
     @Test("anna run on generated streams: exit 0 or 65 (with FILE:LINE), no hang, the results before a bad line kept")
-    func runFiles() throws {
+    func runFiles() async throws {
         let settings = Self.settings
         let workspace = try Workspace()
         for number in 0..<min(40, max(4, settings.cases / 500)) {
@@ -62,25 +62,25 @@ struct StreamFuzzTests {
                 lines += Self.session[next..<min(Self.session.count, next + count)].map { Array($0.utf8) }
                 next += count
             }
-            try check(lines: lines, in: workspace, place: "\(settings) file \(number)")
+            try await check(lines: lines, in: workspace, place: "\(settings) file \(number)")
         }
     }
 
     /// Runs `anna run` on `lines` (as is, then with --keep-going), and on the lines before the
     /// one it stopped at; records what is wrong.
-    private func check(lines: [[UInt8]], in workspace: Workspace, place: String) throws {
+    private func check(lines: [[UInt8]], in workspace: Workspace, place: String) async throws {
         let file = workspace.file("fuzz.ndjson")
         try Data(lines.joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: file))
         let module = Self.demo.appendingPathComponent("module").path
-        let run = try AnnaProcess.run(["run", "--events", file, "--module", module], timeout: Self.processTimeout)
-        let keepGoing = try AnnaProcess.run(["run", "--events", file, "--module", module, "--keep-going"], timeout: Self.processTimeout)
-        func failed(_ what: String) {
+        let run = try await AnnaProcess.run(["run", "--events", file, "--module", module], timeout: Self.processTimeout)
+        let keepGoing = try await AnnaProcess.run(["run", "--events", file, "--module", module, "--keep-going"], timeout: Self.processTimeout)
+        func failed(_ what: String) async {
             Issue.record("\(what); \(place), kept at \(keep(file)):\n\(run.stderr.prefix(2_000))")
         }
-        guard !run.timedOut, !keepGoing.timedOut else { return failed("anna ran longer than \(Self.processTimeout) s") }
-        guard !run.signalled, !keepGoing.signalled else { return failed("anna crashed (signal \(run.status), \(keepGoing.status))") }
-        guard keepGoing.status == 0 else { return failed("--keep-going exited \(keepGoing.status)") }
-        guard Self.isPrintable(run.stderr) else { return failed("standard error holds a character that does not show") }
+        guard !run.timedOut, !keepGoing.timedOut else { return await failed("anna ran longer than \(Self.processTimeout) s") }
+        guard !run.signalled, !keepGoing.signalled else { return await failed("anna crashed (signal \(run.status), \(keepGoing.status))") }
+        guard keepGoing.status == 0 else { return await failed("--keep-going exited \(keepGoing.status)") }
+        guard Self.isPrintable(run.stderr) else { return await failed("standard error holds a character that does not show") }
         switch run.status {
         case 0:
             break
@@ -88,15 +88,15 @@ struct StreamFuzzTests {
             let prefix = "\(file):"
             guard let message = run.stderrLines.first(where: { $0.hasPrefix(prefix) && !$0.contains(": error: ") && !$0.contains(": warning: ") }),
                 let number = Int(message.dropFirst(prefix.count).prefix { $0.isNumber }), number >= 1, number <= lines.count
-            else { return failed("exit 65 without a FILE:LINE message") }
+            else { return await failed("exit 65 without a FILE:LINE message") }
             let valid = workspace.file("valid.ndjson")
             try Data(lines.prefix(number - 1).joined(separator: [0x0A]) + [0x0A]).write(to: URL(fileURLWithPath: valid))
-            let before = try AnnaProcess.run(["run", "--events", valid, "--module", module], timeout: Self.processTimeout)
+            let before = try await AnnaProcess.run(["run", "--events", valid, "--module", module], timeout: Self.processTimeout)
             guard before.status == 0, before.stdout == run.stdout else {
-                return failed("the results of the \(number - 1) lines before line \(number) differ from a run of those lines alone")
+                return await failed("the results of the \(number - 1) lines before line \(number) differ from a run of those lines alone")
             }
         default:
-            failed("exit \(run.status)")
+            await failed("exit \(run.status)")
         }
     }
 

@@ -106,7 +106,7 @@ import Testing
         }
         let final = try Outbox(path: path)
         let uploader = try OutboxUploader(outbox: final, configuration: UploadConfiguration(url: server.url))
-        #expect(await uploader.flush(timeoutSeconds: 60) == .empty)
+        #expect(await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) == .empty)
         final.close()
         await server.stop()
         let collected = try server.storedIDs()

@@ -93,10 +93,15 @@ struct Rig {
         try await RunningCollector(storePath: folder.file("collected-\(UUID().uuidString).sqlite"), failures: failures)
     }
 
-    /// Flushes until nothing waits. The deadline is generous, as a flush ends once the outbox is
-    /// empty; when it passes, the issue names what the uploader did and what it reported.
+    /// How long a test's flush may take to drain. A flush ends as soon as the outbox is empty,
+    /// so the deadline only bounds a failure; it is long because the whole test process shares
+    /// a few threads, and suites that compute on them can hold up a flush for a minute.
+    static let drainDeadlineSeconds = 300.0
+
+    /// Flushes until nothing waits; when the deadline passes first, the issue names what the
+    /// uploader did and what it reported.
     func expectDrained(_ uploader: OutboxUploader, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let outcome = await uploader.flush(timeoutSeconds: 60)
+        let outcome = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds)
         #expect(outcome == .empty, "\(uploader.tally); reported: \(errors.all.prefix(5))", sourceLocation: sourceLocation)
     }
 
