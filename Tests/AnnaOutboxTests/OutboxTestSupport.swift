@@ -105,6 +105,17 @@ struct Rig {
         #expect(outcome == .empty, "\(uploader.tally); reported: \(errors.all.prefix(5))", sourceLocation: sourceLocation)
     }
 
+    /// Flushes until the uploader has retried at least once, then cancels the flush: on a
+    /// loaded machine a fixed deadline may pass before the first attempt is made.
+    func flushUntilARetry(_ uploader: OutboxUploader) async throws -> OutboxUploader.FlushOutcome {
+        let flush = Task { await uploader.flush(timeoutSeconds: Self.drainDeadlineSeconds) }
+        while uploader.tally.retries == 0, uploader.tally.delivered == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        flush.cancel()
+        return await flush.value
+    }
+
     func uploader(
         _ url: String, batch: Int = 100, timeout: Double = 5, configure: (inout UploadConfiguration) -> Void = { _ in }
     ) throws -> OutboxUploader {

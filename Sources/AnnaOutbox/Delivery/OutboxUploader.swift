@@ -90,8 +90,8 @@ public final class OutboxUploader: Sendable {
         }
     }
 
-    /// Delivers until nothing waits (results appended before are written first) or
-    /// `timeoutSeconds` pass.
+    /// Delivers until nothing waits (results appended before are written first),
+    /// `timeoutSeconds` pass or the task is cancelled.
     public func flush(timeoutSeconds: Double? = nil) async -> FlushOutcome {
         let deadline = timeoutSeconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
         await outbox.waitUntilWritten()
@@ -102,6 +102,7 @@ public final class OutboxUploader: Sendable {
             } catch is DeadlineReached {
                 break
             } catch {
+                if Task.isCancelled { break }  // not a failure to report
                 await reportAndBackOff(error)
             }
         }
