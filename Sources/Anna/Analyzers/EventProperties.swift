@@ -1,4 +1,5 @@
 import CoreJS
+import OrderedCollections
 
 /// An event's properties in the form the analyzer was given them, so the encoder can write
 /// an object's members without building the object first.
@@ -25,5 +26,13 @@ enum EventProperties: Sendable {
         case let .attributes(attributes):
             for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { body(key, value) }
         }
+    }
+
+    /// The properties as one value (an object, but for ``value(_:)``, which may be anything).
+    var jsonValue: JSONValue {
+        if case let .value(value) = self { return value }
+        var members: [(String, JSONValue)] = []
+        forEachMember { members.append(($0, $1)) }
+        return .object(.init(uniqueKeysWithValues: members))
     }
 }

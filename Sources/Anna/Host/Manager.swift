@@ -22,14 +22,17 @@ public final class Manager: Sendable {
     public let dependency: Dependency
 
     private let delivery: ResultDelivery
-    private let script: ScriptQueue
+    let script: ScriptQueue
 
     /// Creates a manager; nothing is loaded until the first operation.
     public init(moduleURL: URL, dependency: Dependency = Dependency()) {
         self.moduleURL = moduleURL
         self.dependency = dependency
         delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox)
-        defer { if dependency.debug { DebugManagers.add(self) } }
+        defer {
+            if dependency.debug { DebugManagers.add(self) }
+            dependency.inspector?.attach(to: self)
+        }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
             recordingURL: dependency.recordingURL, delivery: delivery)
@@ -103,11 +106,15 @@ public final class Manager: Sendable {
     /// It is encoded right away, on the calling thread.
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
         script.enqueue(for: self) { $0.append(operation, time: time) }
+        if let inspector = dependency.inspector { inspector.manager(self, didQueue: operation, time: time) }
     }
 
     /// Queues `recordEvent` (encoded right away, on the calling thread).
     func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
         script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
+        if let inspector = dependency.inspector {
+            inspector.manager(self, didQueue: .event(id: id, name: name, properties: properties.jsonValue), time: time)
+        }
     }
 
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).
@@ -117,7 +124,7 @@ public final class Manager: Sendable {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec / 1_000_000)
     }
 
-    private func run(_ body: @escaping @Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)? = nil) {
+    func run(_ body: @escaping @Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)? = nil) {
         enqueue(.engineTask(body, onFailure: onFailure))
     }
 
@@ -126,7 +133,7 @@ public final class Manager: Sendable {
         enqueue(.report(error))
     }
 
-    private func enqueue(_ task: ScriptTask) {
+    func enqueue(_ task: ScriptTask) {
         script.enqueue(for: self) { $0.append(task) }
     }
 }

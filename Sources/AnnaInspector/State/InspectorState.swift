@@ -1,0 +1,126 @@
+import Anna
+import CoreJS
+import DequeModule
+import Foundation
+
+/// What the inspector has seen: the last results, errors and operations (each with a
+/// cursor), counters, latency samples and a timeline. Safe from any thread (one lock, held
+/// for a few assignments per call).
+final class InspectorState: Sendable {
+    /// The most results kept (the page shows the last 500).
+    let resultLimit: Int
+    /// The most errors kept.
+    let errorLimit: Int
+    /// The most operations kept for the page to flash.
+    static let operationLimit = 256
+    /// The most latency samples kept (the percentiles are of these).
+    static let latencyLimit = 512
+    /// The timeline's buckets, oldest merged in pairs beyond this.
+    static let timelineLimit = 600
+
+    struct Store: Sendable {
+        var results = Deque<InspectedResult>()
+        var errors = Deque<InspectedError>()
+        var operations = Deque<InspectedOperation>()
+        var resultCount = 0
+        var errorCount = 0
+        var operationCount = 0
+        var eventCount = 0
+        /// Bumped on every registration and removal: the tree's shape changed.
+        var treeVersion = 0
+        var latencies = Deque<Double>()
+        var timeline = Timeline()
+        /// Bumped on `reset()`: a client's cursors from before are void.
+        var generation = 1
+    }
+
+    private let store = Locked(Store())
+
+    init(resultLimit: Int, errorLimit: Int) {
+        self.resultLimit = resultLimit
+        self.errorLimit = errorLimit
+    }
+
+    /// Notes an operation (counted; kept for the page to flash).
+    func note(_ operation: ModuleOperation, time: Double, line: Int? = nil) {
+        store.withLock { store in
+            store.operationCount += 1
+            let kept = InspectedOperation(sequence: store.operationCount, operation: operation, time: time, line: line)
+            if kept.kind == "event" { store.eventCount += 1 } else { store.treeVersion += 1 }
+            store.operations.append(kept)
+            if store.operations.count > Self.operationLimit { store.operations.removeFirst() }
+            store.timeline.add(time: time, line: line, events: kept.kind == "event" ? 1 : 0)
+        }
+    }
+
+    /// Notes an event by count only (the hot path of a manager: no copy of its properties).
+    func noteEvent(node: NodeID, name: String, time: Double) {
+        note(.event(id: node, name: name, properties: .null), time: time)
+    }
+
+    /// Keeps a result.
+    func add(_ result: AnalyticsResult, time: Double = InspectorClock.now(), line: Int? = nil) {
+        store.withLock { store in
+            store.resultCount += 1
+            store.results.append(InspectedResult(sequence: store.resultCount, time: time, result: result, line: line))
+            if store.results.count > resultLimit { store.results.removeFirst() }
+            store.timeline.add(time: time, line: line, results: 1)
+        }
+    }
+
+    /// Keeps an error (one entry per failed task).
+    func add(error: any Error, time: Double = InspectorClock.now(), line: Int? = nil) {
+        let entries = InspectedError.entries(for: error, time: time, line: line)
+        store.withLock { store in
+            for var entry in entries {
+                store.errorCount += 1
+                entry.sequence = store.errorCount
+                store.errors.append(entry)
+                if store.errors.count > errorLimit { store.errors.removeFirst() }
+            }
+            store.timeline.add(time: time, line: line, errors: entries.count)
+        }
+    }
+
+    /// Keeps a record→delegate latency sample, in milliseconds.
+    func addLatency(milliseconds: Double) {
+        store.withLock { store in
+            store.latencies.append(milliseconds)
+            if store.latencies.count > Self.latencyLimit { store.latencies.removeFirst() }
+        }
+    }
+
+    /// Forgets everything (a recorded stream jumped back); cursors start over.
+    func reset() {
+        store.withLock { store in
+            let generation = store.generation + 1
+            store = Store()
+            store.generation = generation
+        }
+    }
+
+    /// A copy of everything, to read without the lock.
+    func read() -> Store { store.withLock { $0 } }
+
+    /// The results after `cursor` (newest last), and what to ask for next.
+    func results(after cursor: Int, limit: Int) -> (results: [InspectedResult], cursor: Int) {
+        store.withLock { store in
+            let new = store.results.filter { $0.sequence > cursor }.suffix(limit)
+            return (Array(new), store.resultCount)
+        }
+    }
+
+    /// The p50 and p99 of the latency samples, in milliseconds (`nil` without samples).
+    static func percentiles(of samples: Deque<Double>) -> (p50: Double, p99: Double)? {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        func at(_ fraction: Double) -> Double { sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))] }
+        return (at(0.5), at(0.99))
+    }
+}
+
+/// The clocks the inspector stamps with.
+enum InspectorClock {
+    /// Milliseconds since the epoch (as results and the page show times).
+    static func now() -> Double { Date().timeIntervalSince1970 * 1000 }
+}
