@@ -45,7 +45,7 @@ struct EventFeed {
             operationCursor = store.operationCount
         }
         do {
-            let state = try await server.stateJSON()
+            let state = try await server.inspector.stateJSON()
             let stateText = state.jsonText
             if stateText != lastState {
                 text += Self.message("state", state)

@@ -15,37 +15,45 @@ struct InspectorRoutes: Sendable {
         ] {
             router.get(RouterPath(path)) { _, _ in try Self.page(file) }
         }
-        router.get("/api/state") { _, _ in try await self.json { try await $0.stateJSON() } }
+        router.get("/api/state") { _, _ in try await self.json { try await $0.inspector.stateJSON() } }
         router.get("/api/tree") { request, _ in try await self.tree(request) }
-        router.get("/api/tasks") { _, _ in try await self.json { try await $0.tasksJSON() } }
-        router.get("/api/results") { request, _ in try await self.json { $0.resultsJSON(request.uri.queryParameters) } }
-        router.get("/api/errors") { request, _ in try await self.json { $0.errorsJSON(after: Self.integer("after", in: request) ?? 0) } }
+        router.get("/api/tasks") { _, _ in try await self.json { try await $0.inspector.tasksJSON() } }
+        router.get("/api/results") { request, _ in
+            let query = request.uri.queryParameters
+            return try await self.json {
+                $0.inspector.resultsJSON(
+                    after: Self.integer("after", in: request) ?? 0, limit: Self.integer("limit", in: request), task: query.get("task"),
+                    path: query.get("path"))
+            }
+        }
+        router.get("/api/errors") { request, _ in try await self.json { $0.inspector.errorsJSON(after: Self.integer("after", in: request) ?? 0) } }
         router.get("/api/stats") { _, _ in try await self.json { await $0.figures.figures() } }
+        router.get("/api/namespaces") { _, _ in try await self.json { $0.inspector.namespacesJSON() } }
         router.get("/api/timeline") { _, _ in try await self.json { $0.inspector.state.read().timeline.json } }
         router.get("/api/events") { _, _ in try self.eventStream() }
-        router.post("/api/pause") { _, _ in try await self.write { try await $0.subject().setPaused(true) } }
-        router.post("/api/resume") { _, _ in try await self.write { try await $0.subject().setPaused(false) } }
-        router.post("/api/reload") { _, _ in try await self.write { try await $0.subject().reloadTaskFiles() } }
+        router.post("/api/pause") { _, _ in try await self.write { try await $0.inspector.requireSubject().setPaused(true) } }
+        router.post("/api/resume") { _, _ in try await self.write { try await $0.inspector.requireSubject().setPaused(false) } }
+        router.post("/api/reload") { _, _ in try await self.write { try await $0.inspector.requireSubject().reloadTaskFiles() } }
         router.post("/api/debug") { request, context in
             try await self.write { server in
                 guard let on = try await Self.body(request, context)["on"]?.boolValue else {
                     throw InspectorError.badRequest("send {\"on\": true} or {\"on\": false}")
                 }
-                try await server.subject().setDebug(on)
+                try await server.inspector.requireSubject().setDebug(on)
             }
         }
         for (path, enabled) in [("/api/tasks/enable", true), ("/api/tasks/disable", false)] {
             router.post(RouterPath(path)) { request, context in
-                try await self.write { try await $0.setTaskFile(try await Self.body(request, context), enabled: enabled) }
+                try await self.write { try await $0.inspector.setTaskFile(try await Self.body(request, context), enabled: enabled) }
             }
         }
-        router.post("/api/step") { _, _ in try await self.write { try await $0.playback().step() } }
+        router.post("/api/step") { _, _ in try await self.write { try await $0.inspector.requirePlayback().step() } }
         router.post("/api/jump") { request, context in
             try await self.write { server in
                 guard let line = try await Self.body(request, context)["line"]?.safeIntegerValue, line >= 0 else {
                     throw InspectorError.badRequest("send {\"line\": N} with N ≥ 0")
                 }
-                try await server.playback().jump(toLine: line)
+                try await server.inspector.requirePlayback().jump(toLine: line)
             }
         }
     }
@@ -80,7 +88,7 @@ struct InspectorRoutes: Sendable {
         do {
             let server = try server.get()
             try await body(server)
-            return Self.jsonResponse(try await server.stateJSON())
+            return Self.jsonResponse(try await server.inspector.stateJSON())
         } catch {
             return Self.failure(error)
         }
@@ -124,7 +132,7 @@ struct InspectorRoutes: Sendable {
         let download = request.uri.queryParameters.get("download") == "1"
         do {
             let server = try server.get()
-            let (text, type, ending) = try await server.snapshot(format: format)
+            let (text, type, ending) = try await server.inspector.snapshot(format: format)
             var headers: HTTPFields = [:]
             if download { headers[.contentDisposition] = "attachment; filename=\"snapshot.\(ending)\"" }
             return Self.text(text, type: type, headers: headers)

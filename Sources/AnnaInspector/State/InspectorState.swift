@@ -15,6 +15,8 @@ final class InspectorState: Sendable {
     static let operationLimit = 256
     /// The most latency samples kept (the percentiles are of these).
     static let latencyLimit = 512
+    /// The most node namespaces kept (a tree larger than this shows the first ones' only).
+    static let namespaceLimit = 100_000
     /// The timeline's buckets, oldest merged in pairs beyond this.
     static let timelineLimit = 600
 
@@ -30,6 +32,8 @@ final class InspectorState: Sendable {
         var treeVersion = 0
         var latencies = Deque<Double>()
         var timeline = Timeline()
+        /// The namespace of each node registered with one, by node ID (as the tree names IDs).
+        var namespaces: [String: String] = [:]
         /// Bumped on `reset()`: a client's cursors from before are void.
         var generation = 1
     }
@@ -47,6 +51,9 @@ final class InspectorState: Sendable {
             store.operationCount += 1
             let kept = InspectedOperation(sequence: store.operationCount, operation: operation, time: time, line: line)
             if kept.kind == "event" { store.eventCount += 1 } else { store.treeVersion += 1 }
+            if case let .register(id, _, _, _, namespace?, _) = operation, store.namespaces.count < Self.namespaceLimit {
+                store.namespaces[id.description] = namespace
+            }
             store.operations.append(kept)
             if store.operations.count > Self.operationLimit { store.operations.removeFirst() }
             store.timeline.add(time: time, line: line, events: kept.kind == "event" ? 1 : 0)

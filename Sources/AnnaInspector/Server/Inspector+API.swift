@@ -1,33 +1,32 @@
 import Anna
 import CoreJS
 import Foundation
-import Hummingbird
 
-// What the API's routes answer, built from the inspector's state and its subject.
-extension InspectorServer {
-    func subject() throws -> any InspectedSubject {
-        guard let subject = inspector.subject else { throw InspectorError.noSubject }
+// What the API's routes (and a report) answer, built from the inspector's state and its subject.
+extension Inspector {
+    func requireSubject() throws -> any InspectedSubject {
+        guard let subject = subject else { throw InspectorError.noSubject }
         return subject
     }
 
-    func playback() throws -> any StreamPlayback {
-        guard let playback = try subject().playback else { throw InspectorError.notARecordedStream }
+    func requirePlayback() throws -> any StreamPlayback {
+        guard let playback = try requireSubject().playback else { throw InspectorError.notARecordedStream }
         return playback
     }
 
     /// `{paused, debug, generation, playback?: {line, lineCount}}`.
     func stateJSON() async throws -> JSONValue {
-        let subject = try subject()
+        let subject = try requireSubject()
         let playback = subject.playback
         return .fields([
-            "paused": .bool(subject.isPaused), "debug": .bool(subject.isDebug), "generation": .int(inspector.state.read().generation),
+            "paused": .bool(subject.isPaused), "debug": .bool(subject.isDebug), "generation": .int(state.read().generation),
             "playback": playback.map { .fields(["line": .int($0.line), "lineCount": .int($0.lineCount)]) },
         ])
     }
 
     /// The coverage (tasks per file) and the files switched off.
     func tasksJSON() async throws -> JSONValue {
-        let subject = try subject()
+        let subject = try requireSubject()
         let coverage = try await subject.coverage()
         let disabled = try await subject.disabledTaskFiles()
         let encoder = JSONEncoder()
@@ -38,26 +37,23 @@ extension InspectorServer {
         ])
     }
 
-    /// Results after `after` (default 0), newest first, at most `limit` (default and most:
-    /// the result limit), those of `task` (exact) and below `path` (a prefix) only.
-    func resultsJSON(_ query: Parameters) -> JSONValue {
-        let after = query.get("after").flatMap { Int($0) } ?? 0
-        let limit = min(query.get("limit").flatMap { Int($0) } ?? inspector.state.resultLimit, inspector.state.resultLimit)
-        let task = query.get("task")
-        let path = query.get("path")
-        let (results, cursor) = inspector.state.results(after: after, limit: inspector.state.resultLimit)
+    /// Results after `after`, newest first, at most `limit` (at most the result limit), those
+    /// of `task` (exact) and below `path` (a prefix) only.
+    func resultsJSON(after: Int = 0, limit: Int? = nil, task: String? = nil, path: String? = nil) -> JSONValue {
+        let limit = min(limit ?? state.resultLimit, state.resultLimit)
+        let (results, cursor) = state.results(after: after, limit: state.resultLimit)
         let kept = results.reversed().filter { entry in
             (task == nil || entry.result.meta?.task == task) && (path == nil || entry.result.meta?.path.hasPrefix(path ?? "") == true)
         }
         return .fields([
-            "cursor": .int(cursor), "generation": .int(inspector.state.read().generation),
+            "cursor": .int(cursor), "generation": .int(state.read().generation),
             "results": .array(kept.prefix(max(0, limit)).map(\.json)),
         ])
     }
 
     /// Errors after `after`, newest first.
     func errorsJSON(after: Int) -> JSONValue {
-        let store = inspector.state.read()
+        let store = state.read()
         return .fields([
             "cursor": .int(store.errorCount), "generation": .int(store.generation),
             "errors": .array(store.errors.filter { $0.sequence > after }.reversed().map(\.json)),
@@ -66,7 +62,7 @@ extension InspectorServer {
 
     /// The snapshot in `format` (`json`, `markup` or `dot`), its media type and file ending.
     func snapshot(format: String) async throws -> (String, String, String) {
-        let subject = try subject()
+        let subject = try requireSubject()
         switch format {
         case "json": return (try await subject.snapshot(format: .json), "application/json; charset=utf-8", "json")
         case "markup": return (try await subject.snapshot(format: .markup), "text/plain; charset=utf-8", "xml")
@@ -77,7 +73,7 @@ extension InspectorServer {
 
     /// Switches the file named by `{"file": path}` or `{"namespace": "Lib.Alpha"}`.
     func setTaskFile(_ body: JSONValue, enabled: Bool) async throws {
-        let subject = try subject()
+        let subject = try requireSubject()
         if let file = body["file"]?.stringValue {
             try await subject.setTaskFile(file, enabled: enabled)
         } else if let namespace = body["namespace"]?.stringValue {
@@ -89,5 +85,10 @@ extension InspectorServer {
         } else {
             throw InspectorError.badRequest("send {\"file\": \"/abs/path.js\"} or {\"namespace\": \"Lib.Alpha\"}")
         }
+    }
+
+    /// The namespace of each node registered with one, by node ID.
+    func namespacesJSON() -> JSONValue {
+        .object(.init(uniqueKeysWithValues: state.read().namespaces.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))
     }
 }
