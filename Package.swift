@@ -156,7 +156,8 @@ let package = Package(
         .executableTarget(
             name: "anna-bench",
             dependencies: [
-                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector",
+                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/AnnaBench"

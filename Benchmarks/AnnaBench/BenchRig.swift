@@ -28,13 +28,18 @@ final class BenchRig {
     let registration: Registration
     private let workspace: ModuleWorkspace
 
-    /// Loads the module with `tasks` (registering `__root__` and `app`) and flushes, checks
+    /// Loads the module with `tasks` (registering `__root__` and `app`; watched by `inspector`
+    /// when given) and flushes, checks
     /// that nothing matched, then registers `screens` screens and flushes again, timed.
     /// - Throws: ``BenchError`` when the workspace cannot be made, the module fails or a
     ///   result arrives while loading.
-    init(module: ModuleChoice, tasks: String, screens: Int, counter: ResultCounter, scenario: String) async throws {
+    init(
+        module: ModuleChoice, tasks: String, screens: Int, counter: ResultCounter, scenario: String, inspector: (any ManagerInspector)? = nil
+    ) async throws {
         workspace = try module.workspace(tasks: tasks)
-        manager = Manager(moduleURL: workspace.moduleURL, dependency: workspace.dependency)
+        var dependency = workspace.dependency
+        dependency.inspector = inspector
+        manager = Manager(moduleURL: workspace.moduleURL, dependency: dependency)
         self.counter = counter
         manager.delegate = counter
         tree = HostTree(manager: manager)

@@ -29,6 +29,11 @@ struct ThroughputMeasurement {
     var everyCell: Bool
     /// Where the module comes from.
     var module: ModuleChoice
+    /// Whether an inspector is attached, served, and read by a client of its event stream
+    /// (I1); the run then also times ``inspectorProbes`` events from record to that client.
+    var inspector = false
+    /// Events whose result is timed to the inspector's client after the run.
+    static let inspectorProbes = 20
 
     /// Runs once and returns the raw figures.
     /// - Throws: ``BenchError`` when the module fails or the results are not the expected ones.
@@ -38,9 +43,10 @@ struct ThroughputMeasurement {
         let expected = warmupResults + timedResults
         let counter = ResultCounter(expectedTotal: expected.total)
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
+        let attachment = inspector ? try await InspectorAttachment.start() : nil
         let rig = try await BenchRig(
             module: module, tasks: TaskGenerator.source(tasks, screens: screens, patterns: patterns), screens: screens,
-            counter: counter, scenario: scenario)
+            counter: counter, scenario: scenario, inspector: attachment?.inspector)
         let registered = screens * BenchScreen.nodeCount
 
         let cells = rig.tree.cellAnalyzers
@@ -77,6 +83,34 @@ struct ThroughputMeasurement {
         line["rssAfterRegistration"] = .number(Double(rig.registration.residentAfter))
         line["cpuSeconds"] = .number(gauges.processSeconds)
         gauges.addFields(to: &line)
+        if let attachment {
+            try await probe(attachment, rig: rig, cells: Array(cells.prefix(cellCount)), from: warmup + events, into: &line)
+        }
         return line
+    }
+
+    /// Records events after the run, one at a time, and times each result from the record
+    /// call until the inspector's client holds it: `inspectorUpdateP50Ms`, `inspectorUpdateMaxMs`.
+    private func probe(_ attachment: InspectorAttachment, rig: BenchRig, cells: [any Analyzing], from first: Int, into line: inout ReportLine)
+        async throws
+    {
+        var latencies: [Double] = []
+        var total = rig.counter.snapshot.total
+        var k = first
+        while latencies.count < Self.inspectorProbes, k < first + 100 * Self.inspectorProbes {
+            let start = MonotonicClock.now()
+            EventMix.record(k, on: cells[k % cells.count])
+            k += 1
+            await rig.manager.flush()
+            let now = rig.counter.snapshot.total
+            guard now > total else { continue }  // an event of the mix without a result
+            latencies.append(try await attachment.updateLatency(after: start, target: now))
+            total = now
+            try await Task.sleep(for: .milliseconds(37))  // probes fall on different points of the stream's tick
+        }
+        line["inspectorUpdateP50Ms"] = .number(Stats.median(latencies))
+        line["inspectorUpdateMaxMs"] = .number(latencies.max() ?? 0)
+        line["inspectorStreamBytes"] = .number(Double(attachment.bytesRead))
+        try await attachment.stop()
     }
 }
