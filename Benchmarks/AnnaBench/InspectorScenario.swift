@@ -27,6 +27,12 @@ extension ScenarioRunner {
         line["eventsPerSecondWith"] = .rounded(withRate)
         line["ratio"] = .rounded(withRate / max(withoutRate, 1e-9), 4)
         line["pairRatios"] = .array(zip(with, without).map { .rounded($0.i1EventsPerSecond / max($1.i1EventsPerSecond, 1e-9), 4) })
+        // CPU time (all threads, the server and its client included) is less disturbed by other
+        // processes than elapsed time on a shared machine.
+        let cpu = { (runs: [ReportLine]) in Stats.median(runs.map { $0.number("cpuSeconds") * 1e9 / $0.number("events") }) }
+        line["cpuNsPerEventWithout"] = .rounded(cpu(without), 1)
+        line["cpuNsPerEventWith"] = .rounded(cpu(with), 1)
+        line["cpuRatio"] = .rounded(cpu(with) / max(cpu(without), 1e-9), 4)
         line["updateP50Ms"] = .rounded(Stats.median(with.map { $0.number("inspectorUpdateP50Ms") }), 2)
         line["updateMaxMs"] = .rounded(with.map { $0.number("inspectorUpdateMaxMs") }.max() ?? 0, 2)
         line["streamBytes"] = .rounded(Stats.median(with.map { $0.number("inspectorStreamBytes") }))

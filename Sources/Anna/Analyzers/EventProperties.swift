@@ -1,5 +1,4 @@
 import CoreJS
-import OrderedCollections
 
 /// An event's properties in the form the analyzer was given them, so the encoder can write
 /// an object's members without building the object first.
@@ -28,11 +27,4 @@ enum EventProperties: Sendable {
         }
     }
 
-    /// The properties as one value (an object, but for ``value(_:)``, which may be anything).
-    var jsonValue: JSONValue {
-        if case let .value(value) = self { return value }
-        var members: [(String, JSONValue)] = []
-        forEachMember { members.append(($0, $1)) }
-        return .object(.init(uniqueKeysWithValues: members))
-    }
 }

@@ -22,16 +22,19 @@ public final class Manager: Sendable {
     public let dependency: Dependency
 
     private let delivery: ResultDelivery
+    /// ``Dependency/inspector``, kept apart: read on every operation.
+    private let inspector: (any ManagerInspector)?
     let script: ScriptQueue
 
     /// Creates a manager; nothing is loaded until the first operation.
     public init(moduleURL: URL, dependency: Dependency = Dependency()) {
         self.moduleURL = moduleURL
         self.dependency = dependency
-        delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox)
+        inspector = dependency.inspector
+        delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox, inspector: dependency.inspector)
         defer {
             if dependency.debug { DebugManagers.add(self) }
-            dependency.inspector?.attach(to: self)
+            inspector?.attach(to: self)
         }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
@@ -106,15 +109,13 @@ public final class Manager: Sendable {
     /// It is encoded right away, on the calling thread.
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
         script.enqueue(for: self) { $0.append(operation, time: time) }
-        if let inspector = dependency.inspector { inspector.manager(self, didQueue: operation, time: time) }
+        if let inspector { inspector.manager(self, didQueue: operation, time: time) }
     }
 
     /// Queues `recordEvent` (encoded right away, on the calling thread).
     func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
         script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
-        if let inspector = dependency.inspector {
-            inspector.manager(self, didQueue: .event(id: id, name: name, properties: properties.jsonValue), time: time)
-        }
+        if let inspector { inspector.manager(self, didQueueEvent: name, on: id, time: time) }
     }
 
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).

@@ -4,8 +4,9 @@ import DequeModule
 import Foundation
 
 /// The performance figures: events and results per second over the last second or so,
-/// queue depth, record→delegate latency, the JavaScript heap (read at most once a second,
-/// never while paused) and the outbox's counters.
+/// queue depth, record→delegate latency, the JavaScript heap (read at most every
+/// ``heapInterval`` seconds, never while paused: it walks the heap on the script queue) and
+/// the outbox's counters.
 final class FiguresMeter: Sendable {
     private struct Sample: Sendable {
         var uptime: Double
@@ -20,6 +21,8 @@ final class FiguresMeter: Sendable {
         var heapError: String?
     }
 
+    /// Seconds between two reads of the heap.
+    static let heapInterval = 5.0
     private let inspector: Inspector
     private let memory = Locked(Memory())
 
@@ -66,7 +69,7 @@ final class FiguresMeter: Sendable {
     private func refreshHeap(subject: (any InspectedSubject)?, now: Double) async {
         guard let subject, !subject.isPaused else { return }
         let due = memory.withLock { memory in
-            guard now - memory.heapReadAt >= 1 else { return false }
+            guard now - memory.heapReadAt >= Self.heapInterval else { return false }
             memory.heapReadAt = now
             return true
         }

@@ -63,38 +63,29 @@ struct InspectedError: Sendable {
     }
 }
 
-/// A registration, event or removal, as the page flashes it.
+/// A registration, event or removal, as the page flashes it. Kept as it came (no text is
+/// made on a manager's hot path); ``json`` writes it.
 struct InspectedOperation: Sendable {
     var sequence: Int
     var time: Double
-    /// `register`, `event` or `deregister`.
-    var kind: String
-    var node: String
-    /// The node's name (register) or the event's (event).
-    var name: String?
+    var operation: ModuleOperation
     var line: Int?
 
-    init(sequence: Int, operation: ModuleOperation, time: Double, line: Int?) {
-        self.sequence = sequence
-        self.time = time
-        self.line = line
-        switch operation {
-        case let .register(id, _, name, _, _, _):
-            kind = "register"
-            node = id.description
-            self.name = name
-        case let .event(id, name, _):
-            kind = "event"
-            node = id.description
-            self.name = name
-        case let .deregister(id):
-            kind = "deregister"
-            node = id.description
-            name = nil
-        }
+    var isEvent: Bool {
+        if case .event = operation { return true }
+        return false
     }
 
     var json: JSONValue {
-        .fields(["seq": .int(sequence), "time": .number(time), "kind": .string(kind), "node": .string(node), "name": name.json, "line": line.json])
+        let (kind, node, name): (String, NodeID, String?) =
+            switch operation {
+            case let .register(id, _, name, _, _, _): ("register", id, name)
+            case let .event(id, name, _): ("event", id, name)
+            case let .deregister(id): ("deregister", id, nil)
+            }
+        return .fields([
+            "seq": .int(sequence), "time": .number(time), "kind": .string(kind), "node": .string(node.description), "name": name.json,
+            "line": line.json,
+        ])
     }
 }

@@ -2,10 +2,12 @@ import Anna
 import CoreJS
 import DequeModule
 import Foundation
+import Synchronization
 
 /// What the inspector has seen: the last results, errors and operations (each with a
-/// cursor), counters, latency samples and a timeline. Safe from any thread (one lock, held
-/// for a few assignments per call).
+/// cursor), counters, latency samples and a timeline. Safe from any thread: one lock, held for
+/// a few assignments per call; a manager's events are counted with an atomic and only sampled
+/// into the lock (see ``noteQueuedEvent(node:name:time:)``).
 final class InspectorState: Sendable {
     /// The most results kept (the page shows the last 500).
     let resultLimit: Int
@@ -19,6 +21,8 @@ final class InspectorState: Sendable {
     static let namespaceLimit = 100_000
     /// The timeline's buckets, oldest merged in pairs beyond this.
     static let timelineLimit = 600
+    /// A manager's events kept for the page per millisecond (the rest are counted only).
+    static let sampledPerMillisecond = 16
 
     struct Store: Sendable {
         var results = Deque<InspectedResult>()
@@ -27,7 +31,10 @@ final class InspectorState: Sendable {
         var resultCount = 0
         var errorCount = 0
         var operationCount = 0
+        /// Events seen (filled in by ``read()`` from the atomic count).
         var eventCount = 0
+        /// Events the timeline counted so far.
+        var eventsInTimeline = 0
         /// Bumped on every registration and removal: the tree's shape changed.
         var treeVersion = 0
         var latencies = Deque<Double>()
@@ -39,6 +46,9 @@ final class InspectorState: Sendable {
     }
 
     private let store = Locked(Store())
+    private let events = Atomic<Int>(0)
+    /// The millisecond of the last sampled event times 32, plus how many were kept in it.
+    private let sampleSlot = Atomic<Int>(0)
 
     init(resultLimit: Int, errorLimit: Int) {
         self.resultLimit = resultLimit
@@ -49,20 +59,64 @@ final class InspectorState: Sendable {
     func note(_ operation: ModuleOperation, time: Double, line: Int? = nil) {
         store.withLock { store in
             store.operationCount += 1
-            let kept = InspectedOperation(sequence: store.operationCount, operation: operation, time: time, line: line)
-            if kept.kind == "event" { store.eventCount += 1 } else { store.treeVersion += 1 }
+            let kept = InspectedOperation(sequence: store.operationCount, time: time, operation: operation, line: line)
+            if kept.isEvent {
+                events.add(1, ordering: .relaxed)
+                store.eventsInTimeline += 1
+            } else {
+                store.treeVersion += 1
+            }
             if case let .register(id, _, _, _, namespace?, _) = operation, store.namespaces.count < Self.namespaceLimit {
                 store.namespaces[id.description] = namespace
             }
             store.operations.append(kept)
             if store.operations.count > Self.operationLimit { store.operations.removeFirst() }
-            store.timeline.add(time: time, line: line, events: kept.kind == "event" ? 1 : 0)
+            store.timeline.add(time: time, line: line, events: kept.isEvent ? 1 : 0)
         }
     }
 
-    /// Notes an event by count only (the hot path of a manager: no copy of its properties).
-    func noteEvent(node: NodeID, name: String, time: Double) {
-        note(.event(id: node, name: name, properties: .null), time: time)
+    /// Counts an event a manager queued and keeps it for the page while fewer than
+    /// ``sampledPerMillisecond`` arrive per millisecond (beyond that, the first ones of each
+    /// millisecond): the page flashes nodes, and a million events a second cannot be shown.
+    func noteQueuedEvent(node: NodeID, name: String, time: Double) {
+        events.add(1, ordering: .relaxed)
+        let millisecond = Int(time)
+        let slot = sampleSlot.load(ordering: .relaxed)
+        let next = slot >> 5 == millisecond ? slot + 1 : millisecond << 5 | 1
+        guard next & 31 <= Self.sampledPerMillisecond,
+            sampleSlot.compareExchange(expected: slot, desired: next, ordering: .relaxed).exchanged
+        else { return }
+        store.withLock { store in
+            store.operationCount += 1
+            store.operations.append(
+                InspectedOperation(sequence: store.operationCount, time: time, operation: .event(id: node, name: name, properties: .null), line: nil))
+            if store.operations.count > Self.operationLimit { store.operations.removeFirst() }
+        }
+    }
+
+    /// Keeps what a manager delivered in one block: its last results (`skipped` earlier ones
+    /// only counted) and its errors, at `time`; the timeline counts them and the events
+    /// counted since the last block.
+    func addDelivered(_ results: ArraySlice<AnalyticsResult>, skipped: Int, errors: [any Error], time: Double) {
+        let entries = errors.flatMap { InspectedError.entries(for: $0, time: time, line: nil) }
+        let eventTotal = events.load(ordering: .relaxed)
+        store.withLock { store in
+            store.resultCount += skipped
+            for result in results {
+                store.resultCount += 1
+                store.results.append(InspectedResult(sequence: store.resultCount, time: time, result: result, line: nil))
+            }
+            if store.results.count > resultLimit { store.results.removeFirst(store.results.count - resultLimit) }
+            for var entry in entries {
+                store.errorCount += 1
+                entry.sequence = store.errorCount
+                store.errors.append(entry)
+            }
+            if store.errors.count > errorLimit { store.errors.removeFirst(store.errors.count - errorLimit) }
+            store.timeline.add(
+                time: time, line: nil, events: eventTotal - store.eventsInTimeline, results: results.count + skipped, errors: entries.count)
+            store.eventsInTimeline = eventTotal
+        }
     }
 
     /// Keeps a result.
@@ -103,11 +157,16 @@ final class InspectorState: Sendable {
             let generation = store.generation + 1
             store = Store()
             store.generation = generation
+            events.store(0, ordering: .relaxed)
         }
     }
 
     /// A copy of everything, to read without the lock.
-    func read() -> Store { store.withLock { $0 } }
+    func read() -> Store {
+        var copy = store.withLock { $0 }
+        copy.eventCount = events.load(ordering: .relaxed)
+        return copy
+    }
 
     /// The results after `cursor` (newest last), and what to ask for next.
     func results(after cursor: Int, limit: Int) -> (results: [InspectedResult], cursor: Int) {
