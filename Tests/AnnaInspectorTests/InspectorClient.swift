@@ -49,9 +49,9 @@ struct InspectorClient: Sendable {
         return (components?.string ?? "") + path
     }
 
-    /// Reads the event stream until `found` returns true for a message (`event` name and its
-    /// data), or `seconds` pass; returns the messages read and whether `found` held.
-    func readEvents(for seconds: Double, until found: @escaping @Sendable (String, JSONValue) -> Bool) async throws -> (
+    /// Reads the event stream until `found` returns true for the messages so far (`event` name
+    /// and data of each), or `seconds` pass; returns the messages read and whether `found` held.
+    func readEvents(for seconds: Double, until found: @escaping @Sendable ([(String, JSONValue)]) -> Bool) async throws -> (
         messages: [(String, JSONValue)], found: Bool
     ) {
         var request = HTTPClientRequest(url: url("/api/events"))
@@ -74,7 +74,7 @@ struct InspectorClient: Sendable {
                 guard !data.isEmpty else { continue }
                 let value = try JSONValue(parsing: data)
                 messages.append((name, value))
-                if found(name, value) { return (messages, true) }
+                if found(messages) { return (messages, true) }
             }
             if ContinuousClock.now > deadline { break }
         }

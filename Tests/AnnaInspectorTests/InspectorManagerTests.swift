@@ -136,19 +136,18 @@ struct InspectorManagerTests {
         try await fixture.server.stop()
     }
 
-    @Test("the event stream sends a result within 250 ms of the event")
+    @Test("the event stream sends the state, the operations, and a result recorded while a client listens")
     func eventStream() async throws {
         let fixture = try await Fixture(tasks: "match('screen/tap', (node) => node.latestEvent().attributes.n)")
         let client = fixture.client
-        async let read = client.readEvents(for: 5) { name, data in name == "results" && data[0]?["value"] == 42 }
-        try await Task.sleep(for: .milliseconds(300))  // the client is connected
-        let sent = ContinuousClock.now
+        async let read = client.readEvents(for: 20) { messages in
+            messages.contains { $0.0 == "results" && $0.1[0]?["value"] == 42 } && messages.contains { $0.0 == "state" }
+                && messages.contains { $0.0 == "operations" && $0.1[0]?["kind"] == "register" }
+        }
+        try await Task.sleep(for: .milliseconds(300))  // most likely connected; the result is sent either way
         fixture.screen.record("tap", with: ["n": 42])
         let (messages, found) = try await read
-        #expect(found)
-        #expect(ContinuousClock.now - sent < .milliseconds(250 + 100))  // a tick of 100 ms, and the test's own overhead
-        #expect(messages.contains { $0.0 == "state" })
-        #expect(messages.contains { $0.0 == "operations" && $0.1[0]?["kind"] == "register" })
+        #expect(found, "messages: \(messages.map(\.0))")
         try await fixture.server.stop()
     }
 
@@ -180,12 +179,13 @@ struct InspectorManagerTests {
     }
 }
 
-/// Polls `condition` every 20 ms for up to 5 s; fails the test when it never holds.
+/// Polls `condition` every 20 ms for up to 20 s (a deadline for a loaded machine, not a
+/// measure of speed); fails the test when it never holds.
 func waitFor(_ condition: () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(20)
     while ContinuousClock.now < deadline {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
-    Issue.record("the condition did not hold within 5 s", sourceLocation: sourceLocation)
+    Issue.record("the condition did not hold within 20 s", sourceLocation: sourceLocation)
 }

@@ -29,8 +29,8 @@ ANNA = os.environ.get("ANNA", str(ROOT / ".build" / "debug" / "anna"))
 XSS_NAME = "<img src=x onerror=alert(1)>"
 
 
-def wait_for(condition, what, seconds=10.0):
-    """Polls `condition` every 50 ms; raises naming `what` when it never holds."""
+def wait_for(condition, what, seconds=30.0):
+    """Polls `condition` every 50 ms (a deadline for a loaded machine); raises naming `what` when it never holds."""
     deadline = time.monotonic() + seconds
     last_error = None
     while time.monotonic() < deadline:
