@@ -26,5 +26,4 @@ enum EventProperties: Sendable {
             for (key, value) in attributes.sorted(by: { $0.key < $1.key }) { body(key, value) }
         }
     }
-
 }
