@@ -28,6 +28,7 @@ struct StreamSessionTests {
             .split(separator: "\n").map { try JSONValue(parsing: String($0)) }
         let stats = try await client.get("/api/stats").body
         #expect(stats["results"]?.numberValue == Double(expected.count))
+        #expect(stats["latencySamples"] == 0)  // lines read in bulk are not timed
         let results = try await client.get("/api/results").body["results"]?.arrayValue ?? []
         #expect(results.count == 500)
         #expect(results.reversed().map { $0["value"] } == expected.suffix(500).map { Optional($0) })
@@ -75,12 +76,14 @@ struct StreamSessionTests {
         try folder.write("s.ndjson", lines.joined(separator: "\n") + "\n")
         let (session, server, client) = try await served(.file(path: folder.file("s.ndjson"), follow: true), module: folder.url)
         try await waitFor { try await client.get("/api/stats").body["results"] == 1 }
+        try await Task.sleep(for: .milliseconds(300))  // the reader reaches the end (it looks every 50 ms): what follows is live
         let handle = try #require(FileHandle(forWritingAtPath: folder.file("s.ndjson")))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data((#"{"op":"event","id":2,"name":"tap","properties":{"n":2}}"# + "\nnot json\n").utf8))
         try handle.close()
         try await waitFor { try await client.get("/api/stats").body["results"] == 2 }
         #expect(try await client.get("/api/results").body["results"]?[0]?["value"] == 2)
+        #expect(try await client.get("/api/stats").body["latencySamples"] == 1)  // the line appended after the end
         try await waitFor { try await client.get("/api/errors").body["errors"]?.arrayValue?.count == 1 }
         let message = try await client.get("/api/errors").body["errors"]?[0]?["message"]?.stringValue
         #expect(message?.hasPrefix(folder.file("s.ndjson") + ":5: ") == true)

@@ -14,8 +14,12 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
 
     private struct Lines: Sendable {
         var texts: [Data] = []
-        /// When each line arrived, while the session was caught up (else `nil`: no latency).
+        /// When each line arrived, for lines appended to a followed file after its end was
+        /// reached while the session was caught up (else `nil`: lines read in bulk wait for
+        /// each other, which says nothing of the engine).
         var arrivals: [UInt64?] = []
+        /// Whether a followed file's end was reached.
+        var live = false
         var ended = false
         var endError: String?
     }
@@ -73,7 +77,8 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
         let reader = StreamLineReader(
             source: source,
             onLines: { [weak self] texts in self?.append(texts) },
-            onEnd: { [weak self] error in self?.end(error) })
+            onEnd: { [weak self] error in self?.end(error) },
+            onReachedEnd: { [weak self] in self?.lines.withLock { $0.live = true } })
         self.reader = reader
         caughtUp.enter()
         reader.start()
@@ -96,7 +101,7 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
 
     private func append(_ texts: [Data]) {
         lines.withLock { lines in
-            let live = status.withLock { $0.playing && $0.line == lines.texts.count }
+            let live = lines.live && status.withLock { $0.playing && $0.line == lines.texts.count }
             let now = DispatchTime.now().uptimeNanoseconds
             lines.texts.append(contentsOf: texts)
             lines.arrivals.append(contentsOf: texts.map { _ in live ? now : nil })

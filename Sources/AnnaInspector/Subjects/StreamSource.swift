@@ -24,16 +24,23 @@ final class StreamLineReader: @unchecked Sendable {
     private let source: StreamSource
     private let onLines: @Sendable ([Data]) -> Void
     private let onEnd: @Sendable ((any Error)?) -> Void
+    private let onReachedEnd: @Sendable () -> Void
     private let stopped = NSLock()
     private var isStopped = false
 
     /// - Parameters:
     ///   - onLines: The lines read (without their `\n`), in order, on the reader's thread.
     ///   - onEnd: Called once when no line will come any more (with the error that ended it).
-    init(source: StreamSource, onLines: @escaping @Sendable ([Data]) -> Void, onEnd: @escaping @Sendable ((any Error)?) -> Void) {
+    ///   - onReachedEnd: Called once when a followed file's end was first reached (lines after
+    ///     it are appended live).
+    init(
+        source: StreamSource, onLines: @escaping @Sendable ([Data]) -> Void, onEnd: @escaping @Sendable ((any Error)?) -> Void,
+        onReachedEnd: @escaping @Sendable () -> Void = {}
+    ) {
         self.source = source
         self.onLines = onLines
         self.onEnd = onEnd
+        self.onReachedEnd = onReachedEnd
     }
 
     func start() {
@@ -65,6 +72,7 @@ final class StreamLineReader: @unchecked Sendable {
             follow = false
         }
         var pending = Data()
+        var reachedEnd = false
         while !shouldStop {
             let data: Data
             do {
@@ -75,6 +83,10 @@ final class StreamLineReader: @unchecked Sendable {
             }
             if data.isEmpty {
                 guard follow else { break }
+                if !reachedEnd {
+                    reachedEnd = true
+                    onReachedEnd()
+                }
                 Thread.sleep(forTimeInterval: Self.followInterval)
                 continue
             }
