@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline install clean
+.PHONY: setup build run test test-browser test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline install clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -35,9 +35,28 @@ run: build
 	$(SWIFT) run --skip-build anna trace --events $(DEMO)/session.ndjson --module $(DEMO)/module --expect $(DEMO)/session.trace.json
 
 ## Every test, after the lint (so CI checks the formatting too), `make install` included
-## (ANNA_TEST_INSTALL=1: a release build apart, under a minute once cached).
+## (ANNA_TEST_INSTALL=1: a release build apart, under a minute once cached), then the browser tests.
 test: setup lint
 	ANNA_TEST_INSTALL=1 $(SWIFT) test
+	$(MAKE) test-browser
+
+BROWSER_APT_PACKAGES := chromium chromium-driver
+BROWSER_VENV := .build/browser-venv
+
+## The inspector page and the session report in headless Chromium (Debian's), driven by Selenium
+## (from PyPI, in a venv under .build); installs what is missing. Screenshots: .build/browser/.
+test-browser: setup
+	@missing=""; for package in $(BROWSER_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+	@[ -x $(BROWSER_VENV)/bin/python ] || python3 -m venv $(BROWSER_VENV)
+	@$(BROWSER_VENV)/bin/python -c 'import selenium' 2>/dev/null || $(BROWSER_VENV)/bin/pip install --quiet 'selenium>=4.20'
+	$(SWIFT) build --product anna
+	ANNA="$$($(SWIFT) build --show-bin-path)/anna" $(BROWSER_VENV)/bin/python tests/browser/test_inspector.py
 
 ## The outbox's kill and corruption tests alone (they also run in `make test`): children
 ## SIGKILLed ANNA_KILL_ROUNDS times while appending and while uploading, ANNA_CORRUPTION_FILES
@@ -102,8 +121,8 @@ PREFIX ?= /usr/local
 ## Extra flags of the release build, e.g. `--scratch-path DIR` (the install test builds apart
 ## from the `swift test` that runs it, which holds .build).
 INSTALL_BUILD_FLAGS ?=
-## The resource bundles `anna` reads at run time (the JavaScript core; CoreJS's bootstrap).
-ANNA_BUNDLES := Anna_Anna.resources Anna_CoreJS.resources
+## The resource bundles `anna` reads at run time (the JavaScript core; CoreJS's bootstrap; the inspector's page).
+ANNA_BUNDLES := Anna_Anna.resources Anna_CoreJS.resources Anna_AnnaInspector.resources
 
 ## Builds the release `anna` (Swift's runtime linked in) and installs it to PREFIX/bin with the
 ## resource bundles SwiftPM looks for beside the binary: `make install PREFIX=~/.local`.

@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CoreJS", targets: ["CoreJS"]),
         .library(name: "AnnaKit", targets: ["AnnaKit"]),
         .library(name: "AnnaOutbox", targets: ["AnnaOutbox"]),
+        .library(name: "AnnaInspector", targets: ["AnnaInspector"]),
         .executable(name: "anna", targets: ["anna"]),
     ],
     dependencies: [
@@ -120,11 +121,33 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // The inspector (Hummingbird): a page, a JSON API and an event stream showing a running
+        // manager or a replayed stream; `anna inspect` and `anna report` are built on it.
+        .target(
+            name: "AnnaInspector",
+            dependencies: [
+                "Anna", "CoreJS",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Page")]
+        ),
+        .testTarget(
+            name: "AnnaInspectorTests",
+            dependencies: [
+                "AnnaInspector", "Anna", "CoreJS", "AnnaTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
         // The `anna` command: replay event streams, snapshots, traces, task checks.
         .target(
             name: "AnnaCLI",
             dependencies: [
-                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector",
+                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
@@ -134,7 +157,8 @@ let package = Package(
         .executableTarget(
             name: "anna-bench",
             dependencies: [
-                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector",
+                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/AnnaBench"

@@ -29,17 +29,19 @@ final class BenchRig {
     private let workspace: ModuleWorkspace
 
     /// Loads the module with `tasks` (registering `__root__` and `app`) and flushes, checks
-    /// that nothing matched, then registers `screens` screens and flushes again, timed.
+    /// that nothing matched, then registers `screens` screens and flushes again, timed. With
+    /// `outbox`, every result is also appended there (``Manager/Dependency/outbox``); with
+    /// `inspector`, the manager reports to it (``Manager/Dependency/inspector``).
     /// - Throws: ``BenchError`` when the workspace cannot be made, the module fails or a
     ///   result arrives while loading.
-    /// With `outbox`, every result is also appended there (``Manager/Dependency/outbox``).
     init(
         module: ModuleChoice, tasks: String, screens: Int, counter: ResultCounter, scenario: String,
-        outbox: (any ResultSink)? = nil
+        outbox: (any ResultSink)? = nil, inspector: (any ManagerInspector)? = nil
     ) async throws {
         workspace = try module.workspace(tasks: tasks)
         var dependency = workspace.dependency
         dependency.outbox = outbox
+        dependency.inspector = inspector
         manager = Manager(moduleURL: workspace.moduleURL, dependency: dependency)
         self.counter = counter
         manager.delegate = counter

@@ -27,7 +27,7 @@ struct MeasureCommand: AsyncParsableCommand {
             case .throughput:
                 return [
                     "--screens", "--tasks", "--patterns", "--events", "--module", "--module-task-folder",
-                    "--module-allowed-root", "--warmup", "--every-cell", "--outbox",
+                    "--module-allowed-root", "--warmup", "--every-cell", "--outbox", "--inspector",
                 ]
             case .soak: return ["--events", "--churn-every", "--sample-every"]
             case .latency: return ["--rate", "--seconds", "--warmup"]
@@ -59,6 +59,9 @@ struct MeasureCommand: AsyncParsableCommand {
 
     @Option(help: "Throughput: patterns in the scale task set (default 100).")
     var patterns: Int?
+
+    @Flag(help: "Throughput: attach an inspector, serve it and read its event stream (I1); time 20 results to its client after.")
+    var inspector = false
 
     @Flag(help: "Throughput: events go to every cell of the tree (k mod cells), not to the first 1,000 (k mod 1000, W1's mix).")
     var everyCell = false
@@ -105,7 +108,7 @@ struct MeasureCommand: AsyncParsableCommand {
             ("--events", events != nil), ("--module", module != nil), ("--module-task-folder", moduleTaskFolder != nil),
             ("--module-allowed-root", !moduleAllowedRoot.isEmpty), ("--churn-every", churnEvery != nil),
             ("--sample-every", sampleEvery != nil), ("--rate", rate != nil), ("--seconds", seconds != nil),
-            ("--warmup", warmup != nil), ("--every-cell", everyCell), ("--outbox", outbox),
+            ("--warmup", warmup != nil), ("--every-cell", everyCell), ("--outbox", outbox), ("--inspector", inspector),
         ]
         let foreign = given.filter { $0.isGiven && !kind.options.contains($0.option) }.map(\.option)
         if !foreign.isEmpty {
@@ -128,7 +131,7 @@ struct MeasureCommand: AsyncParsableCommand {
             line = try await ThroughputMeasurement(
                 screens: screens ?? HostTree.w1Screens, tasks: tasks ?? .w1, patterns: patterns ?? 100,
                 events: events ?? Self.defaultEvents, warmup: warmup ?? Sizes.throughputWarmup, everyCell: everyCell,
-                module: moduleChoice, outbox: outbox
+                module: moduleChoice, outbox: outbox, inspector: inspector
             ).run()
         case .soak:
             line = try await SoakMeasurement(

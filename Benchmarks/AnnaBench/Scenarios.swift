@@ -10,6 +10,10 @@ enum Scenario: String, CaseIterable, Sendable {
     case w5 = "W5"
     case w6 = "W6"
     case o1 = "O1"
+    case i1 = "I1"
+
+    /// Whether `--scenario all` runs it: I1 (the inspector's cost) runs only when asked for.
+    var isInAll: Bool { self != .i1 }
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -46,6 +50,7 @@ struct ScenarioRunner {
         case .w5: try runW5()
         case .w6: try runW6()
         case .o1: try await runOutbox()
+        case .i1: try runInspector()
         }
     }
 

@@ -35,6 +35,11 @@ struct ThroughputMeasurement {
     var module: ModuleChoice
     /// Whether every result is also appended to an outbox (W1's `outbox` variant).
     var outbox = false
+    /// Whether an inspector is attached, served, and read by a client of its event stream
+    /// (I1); the run then also times ``inspectorProbes`` events from record to that client.
+    var inspector = false
+    /// Events whose result is timed to the inspector's client after the run.
+    static let inspectorProbes = 20
 
     /// Runs once and returns the raw figures.
     /// - Throws: ``BenchError`` when the module fails or the results are not the expected ones.
@@ -44,10 +49,11 @@ struct ThroughputMeasurement {
         let expected = warmupResults + timedResults
         let counter = ResultCounter(expectedTotal: expected.total)
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
-        let attachment = outbox ? try OutboxAttachment() : nil
+        let outboxAttachment = outbox ? try OutboxAttachment() : nil
+        let inspectorAttachment = inspector ? try await InspectorAttachment.start() : nil
         let rig = try await BenchRig(
             module: module, tasks: TaskGenerator.source(tasks, screens: screens, patterns: patterns), screens: screens,
-            counter: counter, scenario: scenario, outbox: attachment?.sink)
+            counter: counter, scenario: scenario, outbox: outboxAttachment?.sink, inspector: inspectorAttachment?.inspector)
         let registered = screens * BenchScreen.nodeCount
 
         let cells = rig.tree.cellAnalyzers
@@ -57,7 +63,7 @@ struct ThroughputMeasurement {
         }
         await rig.manager.flush()
         try rig.verify(warmupResults, scenario: scenario + " during the warm-up")
-        attachment?.outbox.synchronize()
+        outboxAttachment?.outbox.synchronize()
         let residentBeforeEvents = try MemorySampler.residentBytes()
         try MemorySampler.resetPeak()
         var gauges = SpanGauges.start()
@@ -69,7 +75,7 @@ struct ThroughputMeasurement {
         await rig.manager.flush()
         gauges.stop()
         let delivered = MonotonicClock.now()
-        attachment?.outbox.synchronize()
+        outboxAttachment?.outbox.synchronize()
         let caughtUp = MonotonicClock.now()
         let peakResident = try MemorySampler.peakResidentBytes()
         let tally = counter.snapshot
@@ -91,14 +97,42 @@ struct ThroughputMeasurement {
         line["rssAfterRegistration"] = .number(Double(rig.registration.residentAfter))
         line["cpuSeconds"] = .number(gauges.processSeconds)
         line["peakGrowthBytes"] = .number(Double(max(0, peakResident - residentBeforeEvents)))
-        if let attachment {
-            let (written, dropped) = try attachment.verify(total: expected.total)
+        if let outboxAttachment {
+            let (written, dropped) = try outboxAttachment.verify(total: expected.total)
             line["outboxWritten"] = .number(Double(written))
             line["outboxDropped"] = .number(Double(dropped))
-            line["backpressureEpisodes"] = .number(Double(attachment.sink.backpressureEpisodes))
+            line["backpressureEpisodes"] = .number(Double(outboxAttachment.sink.backpressureEpisodes))
             line["catchUpSeconds"] = .number(MonotonicClock.seconds(from: delivered, to: caughtUp))
         }
         gauges.addFields(to: &line)
+        if let inspectorAttachment {
+            try await probe(inspectorAttachment, rig: rig, cells: Array(cells.prefix(cellCount)), from: warmup + events, into: &line)
+        }
         return line
+    }
+
+    /// Records events after the run, one at a time, and times each result from the record
+    /// call until the inspector's client holds it: `inspectorUpdateP50Ms`, `inspectorUpdateMaxMs`.
+    private func probe(_ attachment: InspectorAttachment, rig: BenchRig, cells: [any Analyzing], from first: Int, into line: inout ReportLine)
+        async throws
+    {
+        var latencies: [Double] = []
+        var total = rig.counter.snapshot.total
+        var k = first
+        while latencies.count < Self.inspectorProbes, k < first + 100 * Self.inspectorProbes {
+            let start = MonotonicClock.now()
+            EventMix.record(k, on: cells[k % cells.count])
+            k += 1
+            await rig.manager.flush()
+            let now = rig.counter.snapshot.total
+            guard now > total else { continue }  // an event of the mix without a result
+            latencies.append(try await attachment.updateLatency(after: start, target: now))
+            total = now
+            try await Task.sleep(for: .milliseconds(37))  // probes fall on different points of the stream's tick
+        }
+        line["inspectorUpdateP50Ms"] = .number(Stats.median(latencies))
+        line["inspectorUpdateMaxMs"] = .number(latencies.max() ?? 0)
+        line["inspectorStreamBytes"] = .number(Double(attachment.bytesRead))
+        try await attachment.stop()
     }
 }

@@ -43,6 +43,15 @@ struct InstallTests {
         let workspace = try TemporaryFolder(["m/index.js": "require('../elsewhere');\n", "elsewhere.js": "", "s.ndjson": ""])
         let refused = try Self.run(anna, ["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("m")])
         #expect(refused.stderr.contains("\(prefix.path)/bin/Anna_Anna.resources/anna"))
+        // The report inlines the inspector's page, read from its bundle beside the binary.
+        let report = try Self.run(
+            anna,
+            [
+                "report", "--events", demo.appendingPathComponent("session.ndjson").path, "--module", demo.appendingPathComponent("module").path,
+                "-o", workspace.file("report.html"),
+            ])
+        #expect(report.status == 0)
+        #expect(try workspace.read("report.html").contains("id=\"anna-report-data\""))
     }
 
     /// Runs `executable` from the prefix's folder (not the build's), returning status and output.

@@ -131,6 +131,11 @@ export interface AnnaManager {
   abandonPendingTasks(): number;
   coverage(): Coverage;
   reloadTaskFile(file: string): boolean;
+  /** Switches a task file's tasks off (events no longer reach them) or back on; returns its loaded task count. */
+  setTaskFileEnabled(file: string, enabled: boolean): number;
+  disabledTaskFiles(): string[];
+  /** Debug mode: task files re-required on every load. */
+  setDebug(debug: boolean): void;
   taskFiles(): string[];
 }
 

@@ -46,10 +46,14 @@ class Manager {
     this._namespaces = new Map(); // namespace -> relative task file, for coverage()
     this._tree = new NodeTree();
     this._tasks = new TaskRegistry();
+    // Task files switched off by setTaskFileEnabled (absolute paths): their tasks stay loaded
+    // (coverage lists them) but are out of the registry, so events never reach them.
+    this._disabledFiles = new Set();
     // A host's check of the built-ins after each task file (see module-bridge.js).
     const checkBuiltIns = typeof options.checkBuiltIns === 'function' ? options.checkBuiltIns : null;
     this._loader = new TaskLoader(taskDirectory, this._debug, {
-      add: (tasks) => this._tasks.add(tasks),
+      add: (tasks) => this._tasks.add(this._disabledFiles.size === 0 ? tasks
+        : tasks.filter((task) => !this._disabledFiles.has(task.file))),
       drop: (tasks) => this._tasks.drop(tasks, this._tree.sharedPaths()),
       check: (when) => {
         const replaced = checkBuiltIns === null ? null : checkBuiltIns(when);
@@ -326,6 +330,35 @@ class Manager {
    */
   reloadTaskFile(file) {
     return this._loader.reload(file);
+  }
+
+  /**
+   * Switches a task file's tasks off (they no longer run; a reload keeps them off) or back on
+   * (they go to the end of the load order, as a reloaded file's do).
+   * @param {string} file the absolute path, as `taskFiles()` gives it
+   * @returns {number} how many loaded tasks the file has (0 for a file not loaded)
+   */
+  setTaskFileEnabled(file, enabled) {
+    if (typeof file !== 'string') throw new AnnaError('setTaskFileEnabled needs the task file\'s path.');
+    const tasks = this._loader.tasks().filter((task) => task.file === file);
+    if (enabled === false) {
+      if (!this._disabledFiles.has(file)) this._tasks.drop(tasks, this._tree.sharedPaths());
+      this._disabledFiles.add(file);
+    } else if (this._disabledFiles.delete(file)) {
+      this._tasks.add(tasks);
+    }
+    return tasks.length;
+  }
+
+  /** The task files switched off by setTaskFileEnabled, in the order they were. */
+  disabledTaskFiles() {
+    return Array.from(this._disabledFiles);
+  }
+
+  /** Turns debug mode (task files re-required on every load) on or off. */
+  setDebug(debug) {
+    this._debug = debug === true;
+    this._loader._debug = this._debug;
   }
 
   /** The absolute paths of the task files tried (loaded, missing or failed), in order. */

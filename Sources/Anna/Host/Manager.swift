@@ -22,14 +22,20 @@ public final class Manager: Sendable {
     public let dependency: Dependency
 
     private let delivery: ResultDelivery
-    private let script: ScriptQueue
+    /// ``Dependency/inspector``, kept apart: read on every operation.
+    private let inspector: (any ManagerInspector)?
+    let script: ScriptQueue
 
     /// Creates a manager; nothing is loaded until the first operation.
     public init(moduleURL: URL, dependency: Dependency = Dependency()) {
         self.moduleURL = moduleURL
         self.dependency = dependency
-        delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox)
-        defer { if dependency.debug { DebugManagers.add(self) } }
+        inspector = dependency.inspector
+        delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox, inspector: dependency.inspector)
+        defer {
+            if dependency.debug { DebugManagers.add(self) }
+            inspector?.attach(to: self)
+        }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
             recordingURL: dependency.recordingURL, delivery: delivery)
@@ -103,11 +109,13 @@ public final class Manager: Sendable {
     /// It is encoded right away, on the calling thread.
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
         script.enqueue(for: self) { $0.append(operation, time: time) }
+        if let inspector { inspector.manager(self, didQueue: operation, time: time) }
     }
 
     /// Queues `recordEvent` (encoded right away, on the calling thread).
     func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
         script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
+        if let inspector { inspector.manager(self, didQueueEvent: name, on: id, time: time) }
     }
 
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).
@@ -117,7 +125,7 @@ public final class Manager: Sendable {
         return Double(time.tv_sec) * 1000 + Double(time.tv_nsec / 1_000_000)
     }
 
-    private func run(_ body: @escaping @Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)? = nil) {
+    func run(_ body: @escaping @Sendable (AnalyticsEngine) throws -> Void, onFailure: (@Sendable (any Error) -> Void)? = nil) {
         enqueue(.engineTask(body, onFailure: onFailure))
     }
 
@@ -126,7 +134,7 @@ public final class Manager: Sendable {
         enqueue(.report(error))
     }
 
-    private func enqueue(_ task: ScriptTask) {
+    func enqueue(_ task: ScriptTask) {
         script.enqueue(for: self) { $0.append(task) }
     }
 }

@@ -24,6 +24,9 @@ extension Manager {
         /// When set, every result is also appended here (on the delegate queue, before the
         /// delegate sees it), e.g. a durable `Outbox` from the `AnnaOutbox` library.
         public var outbox: (any ResultSink)?
+        /// When set, watches the manager for a debugging tool (e.g. the `AnnaInspector`
+        /// library's page); `nil` costs nothing.
+        public var inspector: (any ManagerInspector)?
 
         /// A dependency over `runtime`.
         public init(runtime: RuntimeConfiguration, recordingURL: URL? = nil, logger: Logger = Logger(label: "anna")) {

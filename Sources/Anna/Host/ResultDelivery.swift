@@ -18,12 +18,21 @@ final class ResultDelivery: Sendable {
     private let observers = Locked(Observers())
     private let logger: Logger
     private let outbox: (any ResultSink)?
+    private let inspector: (any ManagerInspector)?
 
     /// Delivers to no one until a delegate or a stream is added (but `outbox`, which takes
-    /// every result); unhandled errors go to `logger`.
-    init(logger: Logger, outbox: (any ResultSink)? = nil) {
+    /// every result, and `inspector`, which sees everything); unhandled errors go to `logger`.
+    init(logger: Logger, outbox: (any ResultSink)? = nil, inspector: (any ManagerInspector)? = nil) {
         self.logger = logger
         self.outbox = outbox
+        self.inspector = inspector
+    }
+
+    /// The sequences handed out end with the manager (their consumers' loops end).
+    deinit {
+        let (results, errors) = observers.withLock { (Array($0.resultContinuations.values), Array($0.errorContinuations.values)) }
+        for continuation in results { continuation.finish() }
+        for continuation in errors { continuation.finish() }
     }
 
     /// The delegate, held weakly.
@@ -88,13 +97,17 @@ final class ResultDelivery: Sendable {
             )
         }
         let outbox = outbox
+        let inspector = inspector
         let logger = logger
-        if delegate == nil, errorContinuations.isEmpty, outbox == nil {
+        if delegate == nil, errorContinuations.isEmpty, outbox == nil, inspector == nil {
             for case let .error(error) in parts { logger.log(level: Self.logLevel(of: error), "\(error)") }
         }
-        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil else { return }
+        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil || inspector != nil
+        else { return }
         queue.async {
+            defer { inspector?.managerDidFinishDelivery(manager) }
             func report(_ error: any Error) {
+                inspector?.manager(manager, didReport: error)
                 for continuation in errorContinuations { continuation.yield(error) }
                 if let delegate {
                     delegate.manager(manager, didCatch: error)
@@ -106,6 +119,7 @@ final class ResultDelivery: Sendable {
                 if let outbox {
                     do { try outbox.append(result, time: Manager.now()) } catch { report(error) }
                 }
+                inspector?.manager(manager, didDeliver: result)
                 for continuation in resultContinuations { continuation.yield(result) }
                 delegate?.manager(manager, didSend: result)
             }

@@ -49,6 +49,17 @@ final class ScriptQueue: @unchecked Sendable {
         if mustSchedule { queue.async { self.drain(for: manager) } }
     }
 
+    /// Pauses (work is kept, none is run) or resumes the queue.
+    func setPaused(_ paused: Bool, for manager: Manager) {
+        if pending.withLock({ $0.setPaused(paused) }) { queue.async { self.drain(for: manager) } }
+    }
+
+    /// Whether the queue is paused.
+    var isPaused: Bool { pending.withLock { $0.paused } }
+
+    /// Operations queued and not yet taken.
+    var queuedCount: Int { pending.withLock { $0.queuedCount } }
+
     /// Runs until nothing is queued: handles the work chunk by chunk, in order. Operations go
     /// to the engine in batches; each chunk's results go to the delegate queue in one block,
     /// so they are decoded there while the next chunk runs.

@@ -47,6 +47,8 @@ struct WorkQueue: Sendable {
     private var spare: [WorkChunk] = []
     /// Whether a drain is scheduled or running (it runs until the queue is empty).
     private var drainScheduled = false
+    /// Whether the script queue is paused: work is kept, none is taken.
+    private(set) var paused = false
 
     /// Items in the chunk being filled: its operations are the encoder's batch.
     private var fillingCount: Int { encoder.batch.count + fillingTasks.count }
@@ -68,12 +70,29 @@ struct WorkQueue: Sendable {
 
     /// Marks a drain scheduled; `true` when the caller must schedule it (none was).
     mutating func scheduleDrain() -> Bool {
+        if paused { return false }
         defer { drainScheduled = true }
         return !drainScheduled
     }
 
-    /// The oldest chunk, or `nil` (and no drain scheduled any more) when nothing is queued.
+    /// Pauses or resumes taking work; `true` when the caller must schedule a drain (resumed).
+    mutating func setPaused(_ paused: Bool) -> Bool {
+        self.paused = paused
+        return scheduleDrain()
+    }
+
+    /// Operations queued, not yet taken by the script queue.
+    var queuedCount: Int {
+        full.reduce(encoder.batch.count) { $0 + $1.operations.count }
+    }
+
+    /// The oldest chunk, or `nil` (and no drain scheduled any more) when nothing is queued
+    /// or the queue is paused.
     mutating func takeChunk() -> WorkChunk? {
+        if paused {
+            drainScheduled = false
+            return nil
+        }
         if let chunk = full.popFirst() { return chunk }
         guard fillingCount > 0 else {
             drainScheduled = false

@@ -1,0 +1,82 @@
+import Anna
+import AnnaInspector
+import ArgumentParser
+import CoreJS
+import Foundation
+
+/// `anna inspect`: replays or follows an event stream and serves the inspector page on it.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Replay or follow an event stream and serve a page that shows the engine live.",
+        discussion: """
+            Prints the page's URL on standard output, then serves until SIGINT or SIGTERM.
+            The page shows the focus tree, tasks per file, the last 500 results, errors,
+            figures and switches; for the stream: play, pause, step one line, jump to line N.
+            A file is followed after its end (lines appended later are handled as they come);
+            --no-follow stops reading at the end. The JSON API behind the page is described
+            in docs/inspector.md.
+
+            It listens on 127.0.0.1; listening on another address needs --token, which every
+            API request must then carry (Authorization: Bearer T, or ?token=T).
+
+            Examples:
+              anna inspect --events session.ndjson --module analytics
+              anna inspect --events session.ndjson --tasks analytics/task --port 8040 --paused
+              tail -f app.ndjson | anna inspect --events - --module analytics
+              anna inspect --events s.ndjson --module m --host 0.0.0.0 --token "$(openssl rand -hex 16)"
+            """)
+
+    @Option(help: ArgumentHelp("The event stream (NDJSON), or - for standard input.", valueName: "file")) var events: String
+    @OptionGroup var module: ModuleOptions
+    @Option(help: "The port to listen on (0: any free port).") var port = 0
+    @Option(help: "The address to listen on; another than loopback needs --token.") var host = "127.0.0.1"
+    @Option(help: "The token API requests must carry (required beyond loopback).") var token: String?
+    @Flag(help: "Start paused at line 0 (play, step or jump from the page).") var paused = false
+    @Flag(name: .customLong("no-follow"), help: "Stop reading a file at its end.") var noFollow = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
+        if !Self.isLoopback(host), token?.isEmpty != false {
+            throw ValidationError(
+                "listening on \(host) (beyond 127.0.0.1) needs --token T: anyone who can reach the port could read and switch the engine")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    func run() throws {
+        let source: StreamSource = events == "-" ? .standardInput : .file(path: events, follow: !noFollow)
+        if case let .file(path, _) = source, !FileManager.default.fileExists(atPath: path) {
+            printError("anna: no such event stream: \(path)")
+            throw ExitCodes.noInput
+        }
+        let session = try Self.makeSession(
+            source: source, module: module, playing: !paused, configuration: InspectorConfiguration(host: host, port: port, token: token))
+        try runBlocking {
+            let server = try await session.inspector.start()
+            printOutput(server.url.absoluteString)
+            printError("anna inspect: serving \(source.name) on \(server.url.absoluteString) (Ctrl-C stops)")
+            await InspectorServer.waitForTerminationSignal()
+            session.stop()
+            try await server.stop()
+        }
+    }
+
+    /// A started session over `source` (exits with 66 when the module cannot be loaded).
+    static func makeSession(
+        source: StreamSource, module: ModuleOptions, playing: Bool, configuration: InspectorConfiguration
+    ) throws -> StreamSession {
+        let console = Console(output: FileHandleOutputSink.standardError)
+        // Loaded once here, so a module that cannot load stops the command with its message and hint.
+        _ = try module.loadEngine(console: console, onResult: { _ in })
+        let engineConfiguration = try module.engineConfiguration(console: console)
+        let session = StreamSession(source: source, debug: module.debug, playing: playing, inspector: configuration) { onResult in
+            try AnalyticsEngine(configuration: engineConfiguration, onResult: onResult)
+        }
+        try session.start()
+        return session
+    }
+}

@@ -1,0 +1,81 @@
+import Anna
+import AnnaInspector
+import ArgumentParser
+import CoreJS
+import Foundation
+
+/// `anna report`: one self-contained HTML file of a session, to send and open offline.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Replay an event stream and write one self-contained HTML report of the session.",
+        discussion: """
+            The report is the inspector's page frozen at the end of the stream (tree, tasks,
+            the last 500 results, errors, figures, snapshot downloads) plus a timeline of
+            events, results and errors over the stream's lines; with --expect, the trace
+            check too. It works opened from disk, offline: nothing is fetched.
+
+            Exit 0 when the report is written (1 when --expect's traces fail; the report is
+            written anyway).
+
+            Examples:
+              anna report --events session.ndjson --module analytics -o report.html
+              anna report --events session.ndjson --tasks analytics/task -o r.html --expect session.trace.json
+            """)
+
+    @Option(help: ArgumentHelp("The event stream (NDJSON).", valueName: "file")) var events: String
+    @OptionGroup var module: ModuleOptions
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "file")) var output: String
+    @Option(help: ArgumentHelp("A trace file to check the results against (as anna trace).", valueName: "file")) var expect: String?
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: events) else {
+            printError("anna: no such event stream: \(events)")
+            throw ExitCodes.noInput
+        }
+        let traces = try expect.map(Self.loadTraces)
+        let console = Console(output: FileHandleOutputSink.standardError)
+        _ = try module.loadEngine(console: console, onResult: { _ in })  // a module that cannot load stops here, with its hint
+        let configuration = try module.engineConfiguration(console: console)
+        let values = Locked<[JSONValue]>([])
+        let session = StreamSession(source: .file(path: events, follow: false), debug: module.debug) { onResult in
+            try AnalyticsEngine(configuration: configuration) { result in
+                onResult(result)
+                values.withLock { $0.append(result.value) }
+            }
+        }
+        try session.start()
+        let (html, check) = try runBlocking {
+            await session.waitUntilHandled()
+            let check = traces.map { TraceReport(traces: $0, results: values.withLock { $0 }) }
+            return (try await SessionReport.html(of: session, trace: check?.text), check)
+        }
+        do {
+            try html.write(toFile: output, atomically: true, encoding: .utf8)
+        } catch {
+            printError("anna: cannot write \(output): \(error.localizedDescription)")
+            throw ExitCodes.cannotCreate
+        }
+        printError("anna report: wrote \(output) (\(session.lineCount) lines)")
+        if let check {
+            printOutput(check.text)
+            if !check.passed { throw ExitCodes.failure }
+        }
+    }
+
+    static func loadTraces(_ file: String) throws -> [Trace] {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            printError("anna: cannot read the trace file \(file): \(error.localizedDescription)")
+            throw ExitCodes.noInput
+        }
+        do {
+            return try Trace.load(text, file: file)
+        } catch {
+            printError("anna: \(error)")
+            throw ExitCodes.malformedStream
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Anna
+import CoreJS
+import DequeModule
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A page and a JSON API that show a running engine: its focus-path tree, tasks, results,
+/// errors and figures, with switches (pause, task files on and off, reload, debug mode).
+///
+/// For an app's ``Manager``, make the manager with the inspector, then serve it:
+///
+/// ```swift
+/// let inspector = Inspector()
+/// var dependency = Manager.Dependency()
+/// dependency.inspector = inspector
+/// let manager = Manager(moduleURL: moduleURL, dependency: dependency)
+/// let server = try await manager.startInspector(port: 0)   // or inspector.start()
+/// print(server.url)                                          // http://127.0.0.1:PORT/
+/// ```
+///
+/// A manager without an inspector pays nothing for it. With one, an event costs an atomic
+/// count (and, while fewer than 16 arrive per millisecond, a copy into the ring of the last
+/// 256 for the page); a result costs an append to a buffer that goes to the inspector's
+/// state once per delivered block; a sample of the record→delegate latency is taken at most
+/// every 100 ms.
+public final class Inspector: ManagerInspector, Sendable {
+    /// How it keeps and serves.
+    public let configuration: InspectorConfiguration
+    let state: InspectorState
+    private let subjectBox = Locked<(any InspectedSubject)?>(nil)
+    /// The millisecond the last latency sample started at, or -1 while one is under way.
+    private let probeStart = Atomic<Int>(0)
+    /// What the delegate queue delivered in the block under way (only touched there).
+    private let delivered = DeliveryBuffer()
+
+    /// An inspector for the manager that will be made with it (``Manager/Dependency/inspector``).
+    public init(configuration: InspectorConfiguration = InspectorConfiguration()) {
+        self.configuration = configuration
+        state = InspectorState(resultLimit: configuration.resultLimit, errorLimit: configuration.errorLimit)
+    }
+
+    /// An inspector of `subject` (a stream being replayed); its results, errors and
+    /// operations are handed to ``record(result:line:)`` and the like by the subject.
+    convenience init(subject: any InspectedSubject, configuration: InspectorConfiguration) {
+        self.init(configuration: configuration)
+        subjectBox.withLock { $0 = subject }
+    }
+
+    /// What is inspected, once a manager was made with the inspector.
+    var subject: (any InspectedSubject)? { subjectBox.withLock { $0 } }
+
+    func setSubject(_ subject: any InspectedSubject) {
+        subjectBox.withLock { $0 = subject }
+    }
+
+    // MARK: - ManagerInspector
+
+    /// Starts inspecting `manager`.
+    public func attach(to manager: Manager) {
+        setSubject(ManagerSubject(manager))
+    }
+
+    /// Keeps the registration or removal for the page (its node, its namespace).
+    public func manager(_ manager: Manager, didQueue operation: ModuleOperation, time: Double) {
+        state.note(operation, time: time)
+    }
+
+    /// Counts the event, samples it for the page, and at most every 100 ms measures how long
+    /// it takes to reach the delegate queue.
+    public func manager(_ manager: Manager, didQueueEvent name: String, on node: NodeID, time: Double) {
+        state.noteQueuedEvent(node: node, name: name, time: time)
+        let millisecond = Int(time)
+        let last = probeStart.load(ordering: .relaxed)
+        guard last >= 0, millisecond - last >= LatencyProbe.intervalMilliseconds,
+            probeStart.compareExchange(expected: last, desired: -1, ordering: .relaxed).exchanged
+        else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        // Everything queued before (this event included) is handled and delivered when this runs.
+        manager.flush { [self] in
+            state.addLatency(milliseconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            probeStart.store(millisecond, ordering: .relaxed)
+        }
+    }
+
+    /// Buffers the result (on the delegate queue) until the block is delivered.
+    public func manager(_ manager: Manager, didDeliver result: AnalyticsResult) {
+        delivered.add(result, limit: state.resultLimit)
+    }
+
+    /// Buffers the error (on the delegate queue) until the block is delivered.
+    public func manager(_ manager: Manager, didReport error: any Error) {
+        delivered.errors.append(error)
+    }
+
+    /// Hands the block's results and errors to the state, under one lock.
+    public func managerDidFinishDelivery(_ manager: Manager) {
+        guard !delivered.isEmpty else { return }
+        let (results, skipped) = delivered.kept()
+        state.addDelivered(results, skipped: skipped, errors: delivered.errors, time: InspectorClock.now())
+        delivered.removeAll()
+    }
+
+    // MARK: - Feeding by a stream session
+
+    func record(result: AnalyticsResult, line: Int?) { state.add(result, line: line) }
+    func record(error: any Error, line: Int?) { state.add(error: error, line: line) }
+    func record(operation: ModuleOperation, time: Double, line: Int?) { state.note(operation, time: time, line: line) }
+
+    // MARK: - Serving
+
+    /// Starts serving on ``configuration``'s address; returns once it listens.
+    /// - Throws: ``InspectorError/tokenRequired(host:)`` beyond loopback without a token, or
+    ///   what binding the address threw.
+    public func start() async throws -> InspectorServer {
+        try await InspectorServer.start(for: self)
+    }
+}
+
+/// How often the record→delegate latency is sampled.
+enum LatencyProbe {
+    static let intervalMilliseconds = 100
+}
+
+/// Results and errors of the delivery block under way. Only the manager's delegate queue (a
+/// serial queue) touches it, between its calls of the inspector. Results go into a ring of
+/// the last `limit` (one assignment each: a block of thousands keeps only its last ones).
+final class DeliveryBuffer: @unchecked Sendable {
+    private var ring: [AnalyticsResult] = []
+    /// Results added since the last ``removeAll()``.
+    private var count = 0
+    var errors: [any Error] = []
+
+    var isEmpty: Bool { count == 0 && errors.isEmpty }
+
+    func add(_ result: AnalyticsResult, limit: Int) {
+        if ring.count < limit {
+            ring.append(result)
+        } else {
+            ring[count % limit] = result
+        }
+        count += 1
+    }
+
+    /// The results kept, oldest first, and how many earlier ones were only counted.
+    func kept() -> (results: ArraySlice<AnalyticsResult>, skipped: Int) {
+        guard count > ring.count else { return (ring[...], 0) }
+        let start = count % ring.count
+        return (ring[start...] + ring[..<start], count - ring.count)
+    }
+
+    func removeAll() {
+        ring.removeAll(keepingCapacity: true)
+        count = 0
+        errors.removeAll()
+    }
+}
+
+extension Manager {
+    /// Serves the manager's ``Inspector`` (set as ``Manager/Dependency/inspector`` when it
+    /// was made) on `host`:`port`; returns once it listens (``InspectorServer/url``).
+    /// - Throws: ``InspectorError/managerWithoutInspector`` when the manager has none.
+    public func startInspector(port: Int = 0, host: String = "127.0.0.1", token: String? = nil) async throws -> InspectorServer {
+        guard let inspector = dependency.inspector as? Inspector else { throw InspectorError.managerWithoutInspector }
+        return try await InspectorServer.start(for: inspector, host: host, port: port, token: token)
+    }
+}

@@ -1,0 +1,33 @@
+/// How an ``Inspector`` keeps what it sees and where it listens.
+public struct InspectorConfiguration: Sendable {
+    /// The address to listen on; the loopback interface by default. Any other address needs
+    /// a ``token``.
+    public var host = "127.0.0.1"
+    /// The port (0: any free one; the server says which).
+    public var port = 0
+    /// The token clients send (`Authorization: Bearer T`, or `?token=T` for the page and its
+    /// event stream). Required for any address beyond loopback; with one, every request needs it.
+    public var token: String?
+    /// The most results kept and served.
+    public var resultLimit = 500
+    /// The most errors kept and served.
+    public var errorLimit = 200
+    /// How often the event stream sends what changed, in milliseconds.
+    public var tickMilliseconds = 100
+    /// Named counters of an outbox (or any other sink) to show among the figures, read once
+    /// per tick of the figures; e.g. for the `AnnaOutbox` library's outbox:
+    /// `{ let s = try outbox.stats(); return ["pending": s.pending, "inFlight": s.inFlight, "deadLetter": s.deadLetter] }`.
+    public var outboxCounters: (@Sendable () throws -> [String: Int])?
+
+    /// The defaults: 127.0.0.1, any free port, no token, 500 results.
+    public init(host: String = "127.0.0.1", port: Int = 0, token: String? = nil) {
+        self.host = host
+        self.port = port
+        self.token = token
+    }
+
+    /// Whether `host` is a loopback address (or name).
+    var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

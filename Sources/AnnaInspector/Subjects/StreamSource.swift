@@ -1,0 +1,105 @@
+import Foundation
+
+/// Where a ``StreamSession`` reads its lines.
+public enum StreamSource: Sendable, Equatable {
+    /// A file, read to its end; with `follow`, lines appended later are read too (as `tail -f`).
+    case file(path: String, follow: Bool)
+    /// Standard input, until it closes.
+    case standardInput
+
+    /// The name messages give it (`FILE:LINE: …`).
+    public var name: String {
+        switch self {
+        case let .file(path, _): return path
+        case .standardInput: return "<stdin>"
+        }
+    }
+}
+
+/// Reads a source's lines on a thread of its own and hands each batch on as it comes.
+final class StreamLineReader: @unchecked Sendable {
+    /// How long a followed file's end is waited on before looking again.
+    static let followInterval: TimeInterval = 0.05
+
+    private let source: StreamSource
+    private let onLines: @Sendable ([Data]) -> Void
+    private let onEnd: @Sendable ((any Error)?) -> Void
+    private let onReachedEnd: @Sendable () -> Void
+    private let stopped = NSLock()
+    private var isStopped = false
+
+    /// - Parameters:
+    ///   - onLines: The lines read (without their `\n`), in order, on the reader's thread.
+    ///   - onEnd: Called once when no line will come any more (with the error that ended it).
+    ///   - onReachedEnd: Called once when a followed file's end was first reached (lines after
+    ///     it are appended live).
+    init(
+        source: StreamSource, onLines: @escaping @Sendable ([Data]) -> Void, onEnd: @escaping @Sendable ((any Error)?) -> Void,
+        onReachedEnd: @escaping @Sendable () -> Void = {}
+    ) {
+        self.source = source
+        self.onLines = onLines
+        self.onEnd = onEnd
+        self.onReachedEnd = onReachedEnd
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "anna.inspector.reader"
+        thread.start()
+    }
+
+    /// Stops following (the thread ends at its next look).
+    func stop() {
+        stopped.withLock { isStopped = true }
+    }
+
+    private var shouldStop: Bool { stopped.withLock { isStopped } }
+
+    private func run() {
+        let handle: FileHandle
+        let follow: Bool
+        switch source {
+        case let .file(path, followFile):
+            guard let opened = FileHandle(forReadingAtPath: path) else {
+                onEnd(CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]))
+                return
+            }
+            handle = opened
+            follow = followFile
+        case .standardInput:
+            handle = FileHandle.standardInput
+            follow = false
+        }
+        var pending = Data()
+        var reachedEnd = false
+        while !shouldStop {
+            let data: Data
+            do {
+                data = try handle.read(upToCount: 65_536) ?? Data()
+            } catch {
+                onEnd(error)
+                return
+            }
+            if data.isEmpty {
+                guard follow else { break }
+                if !reachedEnd {
+                    reachedEnd = true
+                    onReachedEnd()
+                }
+                Thread.sleep(forTimeInterval: Self.followInterval)
+                continue
+            }
+            pending.append(data)
+            var lines: [Data] = []
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(pending[pending.startIndex..<newline])
+                pending = pending[(newline + 1)...]
+            }
+            pending = Data(pending)
+            if !lines.isEmpty { onLines(lines) }
+        }
+        if !pending.isEmpty { onLines([pending]) }  // a last line without its newline
+        onEnd(nil)
+    }
+}

@@ -1,0 +1,57 @@
+import AnnaTestSupport
+import CoreJS
+import Foundation
+import Testing
+
+@Suite("anna report and anna inspect on the command line", .timeLimit(.minutes(2)))
+struct InspectReportCommandTests {
+    let demo = RepositoryFixtures.demo
+    var session: String { demo.appendingPathComponent("session.ndjson").path }
+    var module: String { demo.appendingPathComponent("module").path }
+
+    @Test("anna report writes one self-contained file with the session's data and the trace check")
+    func report() async throws {
+        let folder = try TemporaryFolder()
+        let output = try await AnnaProcess.run(
+            [
+                "report", "--events", session, "--module", module, "-o", folder.file("r.html"), "--expect",
+                demo.appendingPathComponent("session.trace.json").path,
+            ])
+        #expect(output.status == 0)
+        #expect(output.stderrLines == ["anna report: wrote \(folder.file("r.html")) (5413 lines)"])
+        #expect(output.stdoutLines.last == "3 passed, 0 failed")
+        let html = try folder.read("r.html")
+        #expect(!html.contains("src=\"inspector.js\"") && !html.contains("href=\"inspector.css\""))  // inlined
+        #expect(html.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"))
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"anna-report-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = try JSONValue(parsing: String(html[start.upperBound..<end.lowerBound]))
+        #expect(data["results"]?.arrayValue?.count == 500)
+        #expect(data["stats"]?["results"] == 1209)
+        #expect(data["state"]?["playback"]?["line"] == 5413)
+        #expect(data["tree"]?["root"]?["children"]?[0]?["name"] == "home")
+        #expect(data["trace"]?.stringValue?.hasSuffix("3 passed, 0 failed") == true)
+        #expect(data["timeline"]?["unit"] == "line")
+    }
+
+    @Test("a failing trace makes anna report exit 1, after writing the report")
+    func failingTrace() async throws {
+        let folder = try TemporaryFolder(["t.json": #"{"name": "never", "items": [{"event": "no such result"}]}"#])
+        let output = try await AnnaProcess.run([
+            "report", "--events", session, "--module", module, "-o", folder.file("r.html"), "--expect", folder.file("t.json"),
+        ])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("FAIL never"))
+        #expect(try folder.read("r.html").contains("FAIL never"))
+    }
+
+    @Test("missing input and a bind beyond loopback without a token are refused with what to do")
+    func refusals() async throws {
+        let missing = try await AnnaProcess.run(["report", "--events", "/nonexistent.ndjson", "--module", module, "-o", "/tmp/never.html"])
+        #expect(missing.status == 66)
+        #expect(missing.stderrLines == ["anna: no such event stream: /nonexistent.ndjson"])
+        let open = try await AnnaProcess.run(["inspect", "--events", session, "--module", module, "--host", "0.0.0.0"], timeout: 20)
+        #expect(open.status == 64)
+        #expect(open.stderr.contains("listening on 0.0.0.0 (beyond 127.0.0.1) needs --token T"))
+    }
+}
