@@ -40,7 +40,7 @@ test: setup lint
 	ANNA_TEST_INSTALL=1 $(SWIFT) test
 	$(MAKE) test-browser
 
-BROWSER_APT_PACKAGES := chromium chromium-driver
+BROWSER_APT_PACKAGES := chromium chromium-driver python3-venv
 BROWSER_VENV := .build/browser-venv
 
 ## The inspector page and the session report in headless Chromium (Debian's), driven by Selenium
