@@ -38,7 +38,7 @@ struct StreamSessionTests {
         #expect(tree.text.contains("<home id=\"2\""))
         let dot = try await client.text("/api/tree?format=dot&download=1")
         #expect(dot.text.hasPrefix("digraph focus {"))
-        #expect(dot.text.contains("[label=\"home\"]"))
+        #expect(dot.text.contains("[label=\"home\\nlast: "))  // as anna snapshot --format dot writes it
         #expect(dot.headers["Content-Disposition"].first == "attachment; filename=\"snapshot.dot\"")
         let timeline = try await client.get("/api/timeline").body
         #expect(timeline["unit"] == "line")

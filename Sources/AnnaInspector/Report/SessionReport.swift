@@ -22,7 +22,7 @@ public enum SessionReport {
         let data: JSONValue = .fields([
             "source": .string(session.source.name), "written": .string(ISO8601DateFormatter().string(from: written)),
             "state": try await inspector.stateJSON(), "tree": snapshot, "markup": .string(try await session.snapshot(format: .markup)),
-            "dot": .string(try DotSnapshot.render(json: snapshotText)), "tasks": try await inspector.tasksJSON(),
+            "dot": .string(try DotRenderer.render(snapshotJSON: snapshotText)), "tasks": try await inspector.tasksJSON(),
             "results": results["results"] ?? [], "errors": inspector.errorsJSON(after: 0)["errors"] ?? [],
             "stats": await FiguresMeter(inspector: inspector).figures(), "timeline": inspector.state.read().timeline.json,
             "namespaces": inspector.namespacesJSON(), "trace": trace.json,

@@ -5,9 +5,9 @@ import CoreJS
 /// The snapshot nests as deep as the tree, so it is read with a ``JSONScanner`` and a stack of
 /// the nodes open, not parsed into a ``JSONValue`` (512 levels at most) nor walked by
 /// recursion: a tree of any depth renders, in time and memory linear in its nodes.
-enum DotRenderer {
+package enum DotRenderer {
     /// One box per node (`name [index]`, its last event), one edge per parent link.
-    static func render(snapshotJSON: String) throws -> String {
+    package static func render(snapshotJSON: String) throws -> String {
         var text = snapshotJSON
         let boxes = try text.withUTF8 { bytes in
             var scanner = JSONScanner(bytes)
