@@ -66,7 +66,8 @@ extension Inspector {
         switch format {
         case "json": return (try await subject.snapshot(format: .json), "application/json; charset=utf-8", "json")
         case "markup": return (try await subject.snapshot(format: .markup), "text/plain; charset=utf-8", "xml")
-        case "dot": return (try DotRenderer.render(snapshotJSON: try await subject.snapshot(format: .json)), "text/vnd.graphviz; charset=utf-8", "dot")
+        case "dot":
+            return (try DotRenderer.render(snapshotJSON: try await subject.snapshot(format: .json)), "text/vnd.graphviz; charset=utf-8", "dot")
         default: throw InspectorError.badRequest("unknown format '\(format)': use json, markup or dot")
         }
     }
