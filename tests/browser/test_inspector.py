@@ -44,6 +44,14 @@ def wait_for(condition, what, seconds=30.0):
     raise AssertionError(f"timed out waiting for {what}" + (f" (last error: {last_error})" if last_error else ""))
 
 
+def click(driver, selector, what):
+    """Clicks the element `selector` finds, finding it again when the page re-rendered it meanwhile."""
+    def find_and_click():
+        driver.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    wait_for(find_and_click, f"a click on {what}")
+
+
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
@@ -132,7 +140,7 @@ def main():
         wait_for(lambda: len(result_rows(driver)) == 500, "500 results")
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tasks .file"), "the task files")
         wait_for(lambda: "events/s" in driver.find_element(By.ID, "stats").text, "the figures")
-        driver.find_element(By.CSS_SELECTOR, '#tree .tree-row[title="/home/cart"]').click()
+        click(driver, '#tree .tree-row[title="/home/cart"]', "the cart's row")
         fields = driver.find_element(By.ID, "node-fields").text
         assert "namespace\nButton" in fields and "path\n/home/cart" in fields, fields
         assert "count" in driver.find_element(By.ID, "node-values").text
@@ -143,16 +151,16 @@ def main():
         wait_for(lambda: any(row[0] == str(line) and '"count":777' in row[2] for row in result_rows(driver)), f"the result of line {line}")
 
     def disabled_namespace_stops_results():
-        button = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, '#namespaces button[data-namespace="HomeViewController"]'), "the namespace's switch")
-        assert button.text == "Disable", button.text
-        button.click()
+        switch = '#namespaces button[data-namespace="HomeViewController"]'
+        wait_for(lambda: driver.find_element(By.CSS_SELECTOR, switch).text == "Disable", "the namespace's switch, on")
+        click(driver, switch, "the namespace's switch")
         wait_for(lambda: driver.find_element(By.CSS_SELECTOR, '#namespaces button[data-namespace="HomeViewController"]').text == "Enable", "the switch turned")
         silent = inspect.append({"op": "event", "id": 3, "name": "ana-updated", "properties": {"key-path": "count", "value": 778}})
         heard = inspect.append({"op": "event", "id": 2, "name": "ana-appeared"})  # index.js: still on
         wait_for(lambda: any(row[0] == str(heard) for row in result_rows(driver)), f"the result of line {heard} (index.js)")
         assert not any(row[0] == str(silent) for row in result_rows(driver)), "a result of the disabled namespace's task appeared"
         assert not any('"count":778' in row[2] for row in result_rows(driver))
-        driver.find_element(By.CSS_SELECTOR, '#namespaces button[data-namespace="HomeViewController"]').click()
+        click(driver, switch, "the namespace's switch")
         wait_for(lambda: driver.find_element(By.CSS_SELECTOR, '#namespaces button[data-namespace="HomeViewController"]').text == "Disable", "enabled again")
         again = inspect.append({"op": "event", "id": 3, "name": "ana-updated", "properties": {"key-path": "count", "value": 779}})
         wait_for(lambda: any(row[0] == str(again) and '"count":779' in row[2] for row in result_rows(driver)), "results after enabling")
@@ -160,9 +168,10 @@ def main():
     def hostile_name_is_text():
         inspect.append({"op": "register", "id": 9001, "parent": 2, "name": XSS_NAME})
         inspect.append({"op": "event", "id": 9001, "name": XSS_NAME, "properties": {XSS_NAME: XSS_NAME}})
-        row = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, '#tree .tree-row[data-id="9001"]'), "the hostile node in the tree")
-        assert row.find_element(By.CLASS_NAME, "node-name").text == XSS_NAME
-        row.click()
+        hostile = '#tree .tree-row[data-id="9001"]'
+        wait_for(lambda: driver.find_element(By.CSS_SELECTOR, hostile).find_element(By.CLASS_NAME, "node-name").text == XSS_NAME,
+                 "the hostile node in the tree, its name as text")
+        click(driver, hostile, "the hostile node")
         wait_for(lambda: XSS_NAME in driver.find_element(By.ID, "node-events").text, "its event listed")
         assert driver.find_elements(By.CSS_SELECTOR, "main img") == [], "an <img> element was made from data"
         time.sleep(0.3)
