@@ -21,6 +21,10 @@ struct Comparison {
         "eventsPerSecond": Rule(higherIsBetter: true, slack: 0),
         // W1 with an outbox: its rate over the bundled run's in the same round.
         "relativeToBundled": Rule(higherIsBetter: true, slack: 0),
+        // I1: W1's rate with an inspector and a client over its rate without (pairs), and the
+        // time from a record call to the client, which ticks every 100 ms.
+        "relativeToWithout": Rule(higherIsBetter: true, slack: 0),
+        "updateP50Ms": Rule(higherIsBetter: false, slack: 25),
         // W5: lines per CPU second of `anna run`, and Node's CPU time over anna's (pairs).
         "linesPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
         "cpuRatioToNode": Rule(higherIsBetter: true, slack: 0),

@@ -45,22 +45,25 @@ final class InspectorAttachment: Sendable {
         reader = Task {
             do {
                 let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .hours(1))
-                var pending = ""
+                var pending: [UInt8] = []
+                // Bytes of `pending` already searched for a message's end.
+                var searched = 0
                 for try await chunk in response.body {
-                    pending += String(buffer: chunk)
+                    pending.append(contentsOf: chunk.readableBytesView)
                     observations.seen.withLock { $0.bytes += chunk.readableBytes }
-                    while let end = pending.range(of: "\n\n") {
-                        let block = pending[..<end.lowerBound]
-                        if block.hasPrefix("event: results\ndata: ") {
-                            let seq = try Self.highestSeq(in: block.dropFirst(21))
+                    var start = 0
+                    while let end = Self.messageEnd(in: pending, from: max(start, searched)) {
+                        if let seq = try Self.highestResultSeq(in: pending[start..<end]) {
                             let now = MonotonicClock.now()
                             observations.seen.withLock {
                                 $0.highestSeq = max($0.highestSeq, seq)
                                 $0.arrivedAt = now
                             }
                         }
-                        pending.removeSubrange(..<end.upperBound)
+                        start = end + 2
                     }
+                    pending.removeFirst(start)
+                    searched = max(0, pending.count - 1)
                 }
             } catch {
                 observations.seen.withLock { $0.error = "\(error)" }
@@ -73,12 +76,39 @@ final class InspectorAttachment: Sendable {
         }
     }
 
-    /// The highest `seq` of a results message's array (the last element's).
-    private static func highestSeq(in data: Substring) throws -> Int {
-        guard let seq = try JSONValue(parsing: String(data)).arrayValue?.last?["seq"]?.safeIntegerValue else {
-            throw InspectorBenchError("a results message without a numbered result: \(data.prefix(200))")
+    private static let resultsPrefix = Array("event: results\ndata: ".utf8)
+    private static let seqKey = Array("{\"seq\":".utf8)
+
+    /// Where the message starting at `start` ends (the index of its blank line's first `\n`).
+    private static func messageEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n"), bytes[index + 1] == UInt8(ascii: "\n") { return index }
+            index += 1
         }
-        return seq
+        return nil
+    }
+
+    /// For a `results` message, the highest `seq` of its array: the last element's, found
+    /// from the end without decoding the JSON (as a page's `JSON.parse` runs in the browser,
+    /// not in the app). Each element starts with `{"seq":` (W1's result values have no `seq`).
+    private static func highestResultSeq(in message: ArraySlice<UInt8>) throws -> Int? {
+        guard message.starts(with: resultsPrefix) else { return nil }
+        var index = message.endIndex - seqKey.count
+        while index >= message.startIndex + resultsPrefix.count {
+            if message[index..<index + seqKey.count].elementsEqual(seqKey) {
+                var seq = 0
+                var digit = index + seqKey.count
+                while digit < message.endIndex, let value = Int(exactly: message[digit] &- UInt8(ascii: "0")), value < 10 {
+                    seq = seq * 10 + value
+                    digit += 1
+                }
+                if digit > index + seqKey.count { return seq }
+                break
+            }
+            index -= 1
+        }
+        throw InspectorBenchError("a results message without a numbered result: \(String(decoding: message.prefix(200), as: UTF8.self))")
     }
 
     /// Bytes the client read so far.

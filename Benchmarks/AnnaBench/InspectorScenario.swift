@@ -25,7 +25,7 @@ extension ScenarioRunner {
         line["runs"] = .number(Double(sizes.runs))
         line["eventsPerSecondWithout"] = .rounded(withoutRate)
         line["eventsPerSecondWith"] = .rounded(withRate)
-        line["ratio"] = .rounded(withRate / max(withoutRate, 1e-9), 4)
+        line["relativeToWithout"] = .rounded(withRate / max(withoutRate, 1e-9), 4)
         line["pairRatios"] = .array(zip(with, without).map { .rounded($0.i1EventsPerSecond / max($1.i1EventsPerSecond, 1e-9), 4) })
         // CPU time (all threads, the server and its client included) is less disturbed by other
         // processes than elapsed time on a shared machine.
@@ -37,6 +37,7 @@ extension ScenarioRunner {
         line["updateMaxMs"] = .rounded(with.map { $0.number("inspectorUpdateMaxMs") }.max() ?? 0, 2)
         line["streamBytes"] = .rounded(Stats.median(with.map { $0.number("inspectorStreamBytes") }))
         line["othersCpuShare"] = .rounded((with + without).map { $0.number("othersCpuShare") }.max() ?? 0, 2)
+        line["guard"] = ["relativeToWithout", "updateP50Ms"]
         output.emit(line)
     }
 }

@@ -11,9 +11,6 @@ enum Scenario: String, CaseIterable, Sendable {
     case w6 = "W6"
     case o1 = "O1"
     case i1 = "I1"
-
-    /// Whether `--scenario all` runs it: I1 (the inspector's cost) runs only when asked for.
-    var isInAll: Bool { self != .i1 }
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns

@@ -19,10 +19,10 @@ import Synchronization
 /// print(server.url)                                          // http://127.0.0.1:PORT/
 /// ```
 ///
-/// A manager without an inspector pays nothing for it. With one, an event costs an atomic
-/// count (and, while fewer than 16 arrive per millisecond, a copy into the ring of the last
-/// 256 for the page); a result costs an append to a buffer that goes to the inspector's
-/// state once per delivered block; a sample of the record→delegate latency is taken at most
+/// A manager without an inspector pays nothing for it. With one, an event costs two atomic
+/// reads (and, while fewer than 16 arrive per millisecond, a copy into the ring of the last
+/// 256 for the page); a delivered block of results is kept with one append, its results moved
+/// in after the delegate saw them; a sample of the record→delegate latency is taken at most
 /// every 100 ms.
 public final class Inspector: ManagerInspector, Sendable {
     /// How it keeps and serves.
@@ -31,8 +31,6 @@ public final class Inspector: ManagerInspector, Sendable {
     private let subjectBox = Locked<(any InspectedSubject)?>(nil)
     /// The millisecond the last latency sample started at, or -1 while one is under way.
     private let probeStart = Atomic<Int>(0)
-    /// What the delegate queue delivered in the block under way (only touched there).
-    private let delivered = DeliveryBuffer()
 
     /// An inspector for the manager that will be made with it (``Manager/Dependency/inspector``).
     public init(configuration: InspectorConfiguration = InspectorConfiguration()) {
@@ -66,10 +64,10 @@ public final class Inspector: ManagerInspector, Sendable {
         state.note(operation, time: time)
     }
 
-    /// Counts the event, samples it for the page, and at most every 100 ms measures how long
-    /// it takes to reach the delegate queue.
+    /// Samples the event for the page (the manager counts it), and at most every 100 ms
+    /// measures how long it takes to reach the delegate queue.
     public func manager(_ manager: Manager, didQueueEvent name: String, on node: NodeID, time: Double) {
-        state.noteQueuedEvent(node: node, name: name, time: time)
+        state.sampleQueuedEvent(node: node, name: name, time: time)
         let millisecond = Int(time)
         let last = probeStart.load(ordering: .relaxed)
         guard last >= 0, millisecond - last >= LatencyProbe.intervalMilliseconds,
@@ -83,22 +81,12 @@ public final class Inspector: ManagerInspector, Sendable {
         }
     }
 
-    /// Buffers the result (on the delegate queue) until the block is delivered.
-    public func manager(_ manager: Manager, didDeliver result: AnalyticsResult) {
-        delivered.add(result, limit: state.resultLimit)
-    }
+    /// The page shows the last ``InspectorConfiguration/resultLimit`` results.
+    public var resultsKeptPerBlock: Int { state.resultLimit }
 
-    /// Buffers the error (on the delegate queue) until the block is delivered.
-    public func manager(_ manager: Manager, didReport error: any Error) {
-        delivered.errors.append(error)
-    }
-
-    /// Hands the block's results and errors to the state, under one lock.
-    public func managerDidFinishDelivery(_ manager: Manager) {
-        guard !delivered.isEmpty else { return }
-        let (results, skipped) = delivered.kept()
-        state.addDelivered(results, skipped: skipped, errors: delivered.errors, time: InspectorClock.now())
-        delivered.removeAll()
+    /// Keeps the block's results and errors (on the delegate queue), under one lock.
+    public func manager(_ manager: Manager, didDeliver block: DeliveredBlock) {
+        state.add(block, time: InspectorClock.now(), eventTotal: manager.eventCount)
     }
 
     // MARK: - Feeding by a stream session
@@ -120,40 +108,6 @@ public final class Inspector: ManagerInspector, Sendable {
 /// How often the record→delegate latency is sampled.
 enum LatencyProbe {
     static let intervalMilliseconds = 100
-}
-
-/// Results and errors of the delivery block under way. Only the manager's delegate queue (a
-/// serial queue) touches it, between its calls of the inspector. Results go into a ring of
-/// the last `limit` (one assignment each: a block of thousands keeps only its last ones).
-final class DeliveryBuffer: @unchecked Sendable {
-    private var ring: [AnalyticsResult] = []
-    /// Results added since the last ``removeAll()``.
-    private var count = 0
-    var errors: [any Error] = []
-
-    var isEmpty: Bool { count == 0 && errors.isEmpty }
-
-    func add(_ result: AnalyticsResult, limit: Int) {
-        if ring.count < limit {
-            ring.append(result)
-        } else {
-            ring[count % limit] = result
-        }
-        count += 1
-    }
-
-    /// The results kept, oldest first, and how many earlier ones were only counted.
-    func kept() -> (results: ArraySlice<AnalyticsResult>, skipped: Int) {
-        guard count > ring.count else { return (ring[...], 0) }
-        let start = count % ring.count
-        return (ring[start...] + ring[..<start], count - ring.count)
-    }
-
-    func removeAll() {
-        ring.removeAll(keepingCapacity: true)
-        count = 0
-        errors.removeAll()
-    }
 }
 
 extension Manager {

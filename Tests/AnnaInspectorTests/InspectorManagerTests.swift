@@ -39,10 +39,12 @@ struct InspectorManagerTests {
         let links: [Link]
         let screen: Analyzer
 
-        init(tasks: String, screenTasks: String = "", token: String? = nil) async throws {
+        init(tasks: String, screenTasks: String = "", token: String? = nil, resultLimit: Int? = nil) async throws {
             folder = try TemporaryFolder()
             try writeModule(in: folder, tasks: tasks, screenTasks: screenTasks)
-            let inspector = Inspector()
+            var configuration = InspectorConfiguration()
+            if let resultLimit { configuration.resultLimit = resultLimit }
+            let inspector = Inspector(configuration: configuration)
             var dependency = Manager.Dependency(standardOutput: MemoryOutputSink())
             dependency.inspector = inspector
             manager = Manager(moduleURL: folder.url, dependency: dependency)
@@ -79,6 +81,22 @@ struct InspectorManagerTests {
         #expect(stats["latencySamples"]?.numberValue ?? 0 >= 1)
         #expect(stats["latencyP50Ms"]?.numberValue != nil)
         #expect(stats["heapBytes"]?.numberValue ?? 0 > 0)
+        try await fixture.server.stop()
+    }
+
+    @Test("beyond the result limit the API serves the newest results and counts every one")
+    func resultLimit() async throws {
+        let fixture = try await Fixture(tasks: "match('screen/tap', (node) => node.latestEvent().attributes.n)", resultLimit: 3)
+        fixture.manager.pause()
+        for n in 1...5 { fixture.screen.record("tap", with: ["n": .number(Double(n))]) }
+        fixture.manager.resume()
+        for n in 6...8 { fixture.screen.record("tap", with: ["n": .number(Double(n))]) }
+        await fixture.manager.flush()
+        try await waitFor { try await fixture.client.get("/api/stats").body["results"] == 8 }
+        let results = try await fixture.client.get("/api/results").body
+        #expect(results["results"]?.arrayValue?.map { $0["value"] } == [8, 7, 6])
+        #expect(results["results"]?.arrayValue?.map { $0["seq"] } == [8, 7, 6])
+        #expect(results["cursor"] == 8)
         try await fixture.server.stop()
     }
 

@@ -244,7 +244,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Self.lock.withLock {
             let time = Manager.now()
             if register(), let registration {
-                registration.manager.sendEvent(id: registration.id, name: event, properties: properties, time: time)
+                registration.sendEvent(name: event, properties: properties, time: time)
             } else {
                 if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
                 if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }

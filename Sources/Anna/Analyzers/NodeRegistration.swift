@@ -19,6 +19,9 @@ final class NodeRegistration {
     let id: NodeID
     /// The manager the node was registered with.
     let manager: Manager
+    /// ``manager`` for the per-event path, which calls it without retaining it: a manager
+    /// that an inspector watches (weakly) counts its references in a slower side table.
+    private let unretainedManager: Unmanaged<Manager>
     /// The parent node's registration; `nil` for the root.
     let parent: NodeRegistration?
     /// The record of the kept node this registration binds an analyzer to; `nil` when the
@@ -35,8 +38,14 @@ final class NodeRegistration {
     init(id: NodeID, manager: Manager, parent: NodeRegistration?, kept: NodeRegistration? = nil) {
         self.id = id
         self.manager = manager
+        unretainedManager = Unmanaged.passUnretained(manager)
         self.parent = parent
         self.kept = kept
+    }
+
+    /// Sends an event on the node to the manager (``manager`` keeps it alive meanwhile).
+    func sendEvent(name: String, properties: EventProperties, time: Double) {
+        unretainedManager._withUnsafeGuaranteedRef { $0.sendEvent(id: id, name: name, properties: properties, time: time) }
     }
 
     /// The registration that stands for the node in the core: the kept record, or this one.

@@ -16,6 +16,9 @@ extension Manager {
     /// Whether ``pause()`` holds the script queue.
     public var isPaused: Bool { script.isPaused }
 
+    /// Events recorded on the manager's nodes since it was made (counted as they are queued).
+    public var eventCount: Int { script.queuedEventTotal }
+
     /// Operations (registrations, events, removals) queued, not yet taken by the script queue.
     public var queuedOperationCount: Int { script.queuedCount }
 

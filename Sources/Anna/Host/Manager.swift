@@ -109,13 +109,13 @@ public final class Manager: Sendable {
     /// It is encoded right away, on the calling thread.
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
         script.enqueue(for: self) { $0.append(operation, time: time) }
-        if let inspector { inspector.manager(self, didQueue: operation, time: time) }
+        inspector?.manager(self, didQueue: operation, time: time)
     }
 
     /// Queues `recordEvent` (encoded right away, on the calling thread).
     func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
         script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
-        if let inspector { inspector.manager(self, didQueueEvent: name, on: id, time: time) }
+        inspector?.manager(self, didQueueEvent: name, on: id, time: time)
     }
 
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).

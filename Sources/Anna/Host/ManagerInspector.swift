@@ -3,8 +3,9 @@
 ///
 /// A manager without one pays a single `nil` check per operation and per delivery. With one,
 /// the calls below are made on the manager's hot paths: keep them short (count, sample, copy
-/// into a buffer) and leave the rest to another thread.
-public protocol ManagerInspector: Sendable {
+/// into a buffer) and leave the rest to another thread. An inspector is an object: the manager
+/// holds it strongly; it may hold the manager weakly (see ``attach(to:)``).
+public protocol ManagerInspector: AnyObject, Sendable {
     /// The manager was made with this inspector (called once, at the end of its `init`).
     func attach(to manager: Manager)
     /// A registration or a removal was queued at `time` (ms since the epoch), on the sending thread.
@@ -12,12 +13,10 @@ public protocol ManagerInspector: Sendable {
     /// An event was queued at `time` (ms since the epoch), on the sending thread (its properties
     /// are not passed: reading them would cost every event).
     func manager(_ manager: Manager, didQueueEvent name: String, on node: NodeID, time: Double)
-    /// A result was handed to the delegate queue's observers; called there, in order, before
-    /// the delegate sees it.
-    func manager(_ manager: Manager, didDeliver result: AnalyticsResult)
-    /// An error was handed to the delegate queue's observers; called there, in order.
-    func manager(_ manager: Manager, didReport error: any Error)
-    /// A block of results and errors was delivered (called on the delegate queue after the
-    /// calls above for that block): a place to hand what was buffered on.
-    func managerDidFinishDelivery(_ manager: Manager)
+    /// How many of a delivered block's last results ``manager(_:didDeliver:)`` receives (the
+    /// rest are counted only); read once per block.
+    var resultsKeptPerBlock: Int { get }
+    /// A block of results and errors was delivered: called on the delegate queue, in order,
+    /// once the delegate and the async sequences have seen the block.
+    func manager(_ manager: Manager, didDeliver block: DeliveredBlock)
 }

@@ -104,24 +104,25 @@ final class ResultDelivery: Sendable {
         }
         guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil || inspector != nil
         else { return }
+        let keptPerBlock = inspector?.resultsKeptPerBlock ?? 0
         queue.async {
-            defer { inspector?.managerDidFinishDelivery(manager) }
+            var inspected = inspector.map { _ in DeliveredBlockCollector(limit: keptPerBlock) }
             func report(_ error: any Error) {
-                inspector?.manager(manager, didReport: error)
                 for continuation in errorContinuations { continuation.yield(error) }
                 if let delegate {
                     delegate.manager(manager, didCatch: error)
                 } else if errorContinuations.isEmpty {
                     logger.log(level: Self.logLevel(of: error), "\(error)")
                 }
+                inspected?.keep(error)
             }
-            func send(_ result: AnalyticsResult) {
+            func send(_ result: consuming AnalyticsResult) {
                 if let outbox {
                     do { try outbox.append(result, time: Manager.now()) } catch { report(error) }
                 }
-                inspector?.manager(manager, didDeliver: result)
-                for continuation in resultContinuations { continuation.yield(result) }
+                for continuation in resultContinuations { continuation.yield(copy result) }
                 delegate?.manager(manager, didSend: result)
+                inspected?.keep(result)
             }
             for part in parts {
                 switch part {
@@ -135,6 +136,7 @@ final class ResultDelivery: Sendable {
                 case let .error(error): report(error)
                 }
             }
+            if let inspector, let block = inspected?.block(), !block.isEmpty { inspector.manager(manager, didDeliver: block) }
         }
     }
 }

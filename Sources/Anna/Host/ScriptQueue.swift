@@ -57,6 +57,9 @@ final class ScriptQueue: @unchecked Sendable {
     /// Whether the queue is paused.
     var isPaused: Bool { pending.withLock { $0.paused } }
 
+    /// Events queued since the queue was made.
+    var queuedEventTotal: Int { pending.withLock { $0.eventCount } }
+
     /// Operations queued and not yet taken.
     var queuedCount: Int { pending.withLock { $0.queuedCount } }
 

@@ -49,6 +49,8 @@ struct WorkQueue: Sendable {
     private var drainScheduled = false
     /// Whether the script queue is paused: work is kept, none is taken.
     private(set) var paused = false
+    /// Events appended since the queue was made.
+    private(set) var eventCount = 0
 
     /// Items in the chunk being filled: its operations are the encoder's batch.
     private var fillingCount: Int { encoder.batch.count + fillingTasks.count }
@@ -59,6 +61,7 @@ struct WorkQueue: Sendable {
     }
 
     mutating func appendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
+        eventCount += 1
         encoder.encodeEvent(id: id, name: name, properties: properties, time: time)
         closeChunkIfFull()
     }

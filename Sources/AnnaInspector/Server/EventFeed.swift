@@ -29,7 +29,7 @@ struct EventFeed {
             errorCursor = 0
             operationCursor = 0
         }
-        let results = store.results.filter { $0.sequence > resultCursor }
+        let results = store.results.after(resultCursor)
         if !results.isEmpty {
             text += Self.message("results", .array(results.map(\.json)))
             resultCursor = store.resultCount

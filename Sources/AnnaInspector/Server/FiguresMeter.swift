@@ -34,7 +34,9 @@ final class FiguresMeter: Sendable {
 
     /// The figures now, as the API gives them.
     func figures() async -> JSONValue {
-        let store = inspector.state.read()
+        var store = inspector.state.read()
+        let subject = inspector.subject
+        if let counted = subject?.eventCount { store.eventCount = counted }
         let now = Self.uptime()
         let rates = memory.withLock { memory -> (Double, Double) in
             memory.samples.append(Sample(uptime: now, events: store.eventCount, results: store.resultCount))
@@ -43,7 +45,6 @@ final class FiguresMeter: Sendable {
             let seconds = now - first.uptime
             return (Double(store.eventCount - first.events) / seconds, Double(store.resultCount - first.results) / seconds)
         }
-        let subject = inspector.subject
         await refreshHeap(subject: subject, now: now)
         let heap = memory.withLock { ($0.heapBytes, $0.heapError) }
         let latency = InspectorState.percentiles(of: store.latencies)

@@ -25,13 +25,15 @@ final class InspectorState: Sendable {
     static let sampledPerMillisecond = 16
 
     struct Store: Sendable {
-        var results = Deque<InspectedResult>()
+        var results: ResultWindow
         var errors = Deque<InspectedError>()
         var operations = Deque<InspectedOperation>()
-        var resultCount = 0
+        /// Every result seen: the newest one's number.
+        var resultCount: Int { results.count }
         var errorCount = 0
         var operationCount = 0
-        /// Events seen (filled in by ``read()`` from the atomic count).
+        /// Events handed to the inspector (filled in by ``read()`` from the atomic count; a
+        /// manager counts its own: ``InspectedSubject/eventCount``).
         var eventCount = 0
         /// Events the timeline counted so far.
         var eventsInTimeline = 0
@@ -45,7 +47,7 @@ final class InspectorState: Sendable {
         var generation = 1
     }
 
-    private let store = Locked(Store())
+    private let store: Locked<Store>
     private let events = Atomic<Int>(0)
     /// The millisecond of the last sampled event times 32, plus how many were kept in it.
     private let sampleSlot = Atomic<Int>(0)
@@ -53,6 +55,7 @@ final class InspectorState: Sendable {
     init(resultLimit: Int, errorLimit: Int) {
         self.resultLimit = resultLimit
         self.errorLimit = errorLimit
+        store = Locked(Store(results: ResultWindow(limit: resultLimit)))
     }
 
     /// Notes an operation (counted; kept for the page to flash).
@@ -75,11 +78,10 @@ final class InspectorState: Sendable {
         }
     }
 
-    /// Counts an event a manager queued and keeps it for the page while fewer than
-    /// ``sampledPerMillisecond`` arrive per millisecond (beyond that, the first ones of each
-    /// millisecond): the page flashes nodes, and a million events a second cannot be shown.
-    func noteQueuedEvent(node: NodeID, name: String, time: Double) {
-        events.add(1, ordering: .relaxed)
+    /// Keeps an event a manager queued for the page while fewer than ``sampledPerMillisecond``
+    /// arrive per millisecond (beyond that, the first ones of each millisecond): the page
+    /// flashes nodes, and a million events a second cannot be shown. (The manager counts them.)
+    func sampleQueuedEvent(node: NodeID, name: String, time: Double) {
         let millisecond = Int(time)
         let slot = sampleSlot.load(ordering: .relaxed)
         let next = slot >> 5 == millisecond ? slot + 1 : millisecond << 5 | 1
@@ -94,27 +96,17 @@ final class InspectorState: Sendable {
         }
     }
 
-    /// Keeps what a manager delivered in one block: its last results (`skipped` earlier ones
-    /// only counted) and its errors, at `time`; the timeline counts them and the events
-    /// counted since the last block.
-    func addDelivered(_ results: ArraySlice<AnalyticsResult>, skipped: Int, errors: [any Error], time: Double) {
-        let entries = errors.flatMap { InspectedError.entries(for: $0, time: time, line: nil) }
-        let eventTotal = events.load(ordering: .relaxed)
+    /// Keeps what a manager delivered in one block, at `time`; the timeline counts its
+    /// results, its errors and the events since the last block (the manager had counted
+    /// `eventTotal` in all).
+    func add(_ block: DeliveredBlock, time: Double, eventTotal: Int) {
+        let entries = block.errors.flatMap { InspectedError.entries(for: $0, time: time, line: nil) }
         store.withLock { store in
-            store.resultCount += skipped
-            for result in results {
-                store.resultCount += 1
-                store.results.append(InspectedResult(sequence: store.resultCount, time: time, result: result, line: nil))
-            }
-            if store.results.count > resultLimit { store.results.removeFirst(store.results.count - resultLimit) }
-            for var entry in entries {
-                store.errorCount += 1
-                entry.sequence = store.errorCount
-                store.errors.append(entry)
-            }
-            if store.errors.count > errorLimit { store.errors.removeFirst(store.errors.count - errorLimit) }
+            store.results.append(block.results, skipped: block.skippedResults, time: time)
+            store.addErrors(entries, limit: errorLimit)
             store.timeline.add(
-                time: time, line: nil, events: eventTotal - store.eventsInTimeline, results: results.count + skipped, errors: entries.count)
+                time: time, line: nil, events: eventTotal - store.eventsInTimeline, results: block.results.count + block.skippedResults,
+                errors: entries.count)
             store.eventsInTimeline = eventTotal
         }
     }
@@ -122,9 +114,7 @@ final class InspectorState: Sendable {
     /// Keeps a result.
     func add(_ result: AnalyticsResult, time: Double = InspectorClock.now(), line: Int? = nil) {
         store.withLock { store in
-            store.resultCount += 1
-            store.results.append(InspectedResult(sequence: store.resultCount, time: time, result: result, line: line))
-            if store.results.count > resultLimit { store.results.removeFirst() }
+            store.results.append([result], time: time, line: line)
             store.timeline.add(time: time, line: line, results: 1)
         }
     }
@@ -133,12 +123,7 @@ final class InspectorState: Sendable {
     func add(error: any Error, time: Double = InspectorClock.now(), line: Int? = nil) {
         let entries = InspectedError.entries(for: error, time: time, line: line)
         store.withLock { store in
-            for var entry in entries {
-                store.errorCount += 1
-                entry.sequence = store.errorCount
-                store.errors.append(entry)
-                if store.errors.count > errorLimit { store.errors.removeFirst() }
-            }
+            store.addErrors(entries, limit: errorLimit)
             store.timeline.add(time: time, line: line, errors: entries.count)
         }
     }
@@ -155,7 +140,7 @@ final class InspectorState: Sendable {
     func reset() {
         store.withLock { store in
             let generation = store.generation + 1
-            store = Store()
+            store = Store(results: ResultWindow(limit: resultLimit))
             store.generation = generation
             events.store(0, ordering: .relaxed)
         }
@@ -170,10 +155,7 @@ final class InspectorState: Sendable {
 
     /// The results after `cursor` (newest last), and what to ask for next.
     func results(after cursor: Int, limit: Int) -> (results: [InspectedResult], cursor: Int) {
-        store.withLock { store in
-            let new = store.results.filter { $0.sequence > cursor }.suffix(limit)
-            return (Array(new), store.resultCount)
-        }
+        store.withLock { store in (store.results.after(cursor, limit: limit), store.resultCount) }
     }
 
     /// The p50 and p99 of the latency samples, in milliseconds (`nil` without samples).
@@ -185,8 +167,21 @@ final class InspectorState: Sendable {
     }
 }
 
+extension InspectorState.Store {
+    /// Numbers and keeps `entries`, dropping the oldest beyond `limit`.
+    fileprivate mutating func addErrors(_ entries: [InspectedError], limit: Int) {
+        for var entry in entries {
+            errorCount += 1
+            entry.sequence = errorCount
+            errors.append(entry)
+        }
+        if errors.count > limit { errors.removeFirst(errors.count - limit) }
+    }
+}
+
 /// The clocks the inspector stamps with.
 enum InspectorClock {
-    /// Milliseconds since the epoch (as results and the page show times).
-    static func now() -> Double { Date().timeIntervalSince1970 * 1000 }
+    /// Whole milliseconds since the epoch (as results and the page show times; a whole
+    /// number also writes to JSON on the fast path).
+    static func now() -> Double { (Date().timeIntervalSince1970 * 1000).rounded(.down) }
 }

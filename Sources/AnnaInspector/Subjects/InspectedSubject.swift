@@ -23,10 +23,18 @@ public protocol InspectedSubject: Sendable {
     var isPaused: Bool { get }
     /// Operations waiting to be handled.
     var queueDepth: Int { get }
+    /// Events the subject counted itself (a manager), or `nil`: the inspector counts those it
+    /// is handed.
+    var eventCount: Int? { get }
     /// The bytes the JavaScript heap holds, when known.
     func heapBytes() async throws -> Int?
     /// The recorded stream's controls, when the subject replays one.
     var playback: (any StreamPlayback)? { get }
+}
+
+extension InspectedSubject {
+    /// `nil`: the inspector counts the events it is handed.
+    public var eventCount: Int? { nil }
 }
 
 /// The controls of a recorded stream: step one line, jump to a line.

@@ -41,6 +41,7 @@ final class ManagerSubject: InspectedSubject {
 
     var isPaused: Bool { reference.manager?.isPaused ?? false }
     var queueDepth: Int { reference.manager?.queuedOperationCount ?? 0 }
+    var eventCount: Int? { reference.manager?.eventCount }
     func heapBytes() async throws -> Int? { try await manager().heapBytes() }
     var playback: (any StreamPlayback)? { nil }
 }
