@@ -199,6 +199,24 @@ struct TableTests {
         #expect(harness.collector.errorDescriptions == [])
     }
 
+    @Test("a named view in a cell of a table whose analyzer is not enabled finds no parent past the cell")
+    func namedViewInCellOfUnanalyzedTable() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let table = TableView(visibleRowCount: 2)
+        let source = PlainSource()
+        table.register(ButtonCell.self, forCellReuseIdentifier: "Cell")
+        table.dataSource = source
+        screen.view.addSubview(table)
+        harness.show(screen)
+        let cell = try #require(table.cellForRow(at: TableIndexPath(row: 0)) as? ButtonCell)
+        cell.button.tap()  // the button names itself `button`
+
+        #expect(await harness.traces() == [Trace("ana-appeared", "/plain")])
+        #expect(try await harness.nodes().map(\.description) == ["/plain"])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+
     @Test("a cell that names itself in a table whose analyzer is enabled records at its row")
     func selfNamedCellInAnalyzedTable() async throws {
         let harness = Harness()
