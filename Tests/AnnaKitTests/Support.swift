@@ -4,6 +4,7 @@ import AnnaTestSupport
 import CoreJS
 import Foundation
 import Synchronization
+import Testing
 
 /// One event as the fixture's tracing tasks report it: the event, the node's path and index.
 struct Trace: Equatable, CustomStringConvertible {
@@ -126,6 +127,14 @@ final class Harness {
     /// result with the reference test it belongs to), in order.
     func answers(_ test: String) async -> [JSONValue] {
         await results().filter { $0.value["test"]?.stringValue == test }.compactMap { $0.value["value"] }
+    }
+
+    /// Expects the results that answer `test` to be exactly `expected`, in order, and the
+    /// manager to have caught no error (a task that threw, a result it could not deliver).
+    func expectAnswers(_ test: String, _ expected: [JSONValue], sourceLocation: SourceLocation = #_sourceLocation) async {
+        let answers = await answers(test)
+        #expect(answers == expected, sourceLocation: sourceLocation)
+        #expect(collector.errorDescriptions == [], sourceLocation: sourceLocation)
     }
 
     /// The nodes of the tree now.
