@@ -166,11 +166,11 @@ final class ResettingItemCell: ItemCell {
 
 /// The reference README's master: a table of items and a "more" button; selecting a row or
 /// tapping the button pushes a detail.
-final class MasterViewController: ViewController, AnalyzableObject, TableViewDataSource, TableViewDelegate {
-    nonisolated static let subAnalyzableKeys: Set<String> = ["table", "more"]
+final class MasterViewController: ViewController, MainActorAnalyzableObject, TableViewDataSource, TableViewDelegate {
+    static let subAnalyzableKeys: Set<String> = ["table", "more"]
 
-    nonisolated let table: TableView
-    nonisolated let more: Button
+    let table: TableView
+    let more: Button
     let cellClass: ItemCell.Type
     var items: [String]
 
@@ -195,7 +195,7 @@ final class MasterViewController: ViewController, AnalyzableObject, TableViewDat
         analyzer.enable(naming: "master")
     }
 
-    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+    func subAnalyzable(for key: String) -> SubAnalyzable? {
         switch key {
         case "table": return .one(table)
         case "more": return .one(more)
@@ -219,9 +219,9 @@ final class MasterViewController: ViewController, AnalyzableObject, TableViewDat
 }
 
 /// The reference README's detail: one button.
-final class DetailViewController: ViewController, AnalyzableObject {
-    nonisolated static let subAnalyzableKeys: Set<String> = ["button"]
-    nonisolated let button: Button
+final class DetailViewController: ViewController, MainActorAnalyzableObject {
+    static let subAnalyzableKeys: Set<String> = ["button"]
+    let button: Button
 
     override init() {
         button = Button(title: "Buy")
@@ -234,7 +234,7 @@ final class DetailViewController: ViewController, AnalyzableObject {
         analyzer.enable(naming: "detail")
     }
 
-    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+    func subAnalyzable(for key: String) -> SubAnalyzable? {
         key == "button" ? .one(button) : nil
     }
 }
