@@ -9,6 +9,11 @@ import Anna
 /// stays where it was, with its values, and the cell takes over the node of its new position.
 /// Between the two, what the cell records waits and goes to the new position's node.
 ///
+/// A cell takes its parent only from its view, as the reference's cells do: it never looks
+/// up the responder chain for one (its parent constitutor is `nil`). So a cell shown by a
+/// view whose analyzer is not enabled records nothing, even when it names itself, and a
+/// view in such a cell finds no parent past the cell.
+///
 /// Subclasses add content and reset it in ``prepareForReuse()``:
 ///
 /// ```swift
@@ -37,6 +42,9 @@ open class ReusableCell: View {
         self.reuseIdentifier = reuseIdentifier
         super.init()
     }
+
+    /// No parent constitutor: only the table or collection view attaches the cell's analyzer.
+    override var computedParentConstitutor: ResponderObject? { nil }
 
     /// Called when the view takes the cell from its reuse pool for another position; what
     /// it records here reaches the new position's node.

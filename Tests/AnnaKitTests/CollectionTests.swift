@@ -111,6 +111,57 @@ struct CollectionTests {
                 "/gallery", "/gallery/grid", "/gallery/grid/all#0", "/gallery/grid/all/tile#0",
             ])
     }
+
+    @Test("a cell that names itself in a collection view whose analyzer is not enabled records nothing, as in the reference")
+    func selfNamedCellInUnanalyzedView() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let grid = CollectionView(visibleItemCount: 2)
+        let source = SelfNamingItemsSource()
+        grid.register(CollectionViewCell.self, forCellWithReuseIdentifier: "Tile")
+        grid.dataSource = source
+        screen.view.addSubview(grid)
+        harness.show(screen)
+        grid.scrollToItem(at: CollectionIndexPath(item: 2))  // a reused cell names itself again
+        #expect(grid.selectItem(at: CollectionIndexPath(item: 2)))
+        grid.cellForItem(at: CollectionIndexPath(item: 2))?.analyzer.update(5, for: "likes")
+
+        #expect(source.namedCells == 3)
+        #expect(await harness.traces(includingUpdates: true) == [Trace("ana-appeared", "/plain")])
+        #expect(try await harness.nodes().map(\.description) == ["/plain"])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+
+    @Test("a cell that names itself in a collection view whose analyzer is enabled records at its item")
+    func selfNamedCellInAnalyzedView() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let grid = CollectionView(visibleItemCount: 2)
+        let source = SelfNamingItemsSource()
+        grid.register(CollectionViewCell.self, forCellWithReuseIdentifier: "Tile")
+        grid.dataSource = source
+        screen.view.addSubview(grid)
+        grid.analyzer.enable(naming: "grid")
+        harness.show(screen)
+        grid.scrollToItem(at: CollectionIndexPath(item: 2))
+        #expect(grid.selectItem(at: CollectionIndexPath(item: 2)))
+
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/plain/grid"),
+                Trace("ana-appeared", "/plain/grid/tile", 0),
+                Trace("ana-appeared", "/plain/grid/tile", 1),
+                Trace("ana-appeared", "/plain"),
+                Trace("ana-disappeared", "/plain/grid/tile", 0),
+                Trace("ana-appeared", "/plain/grid/tile", 2),
+                Trace("did-select", "/plain/grid/tile", 2),
+            ])
+        #expect(
+            try await harness.nodes().map(\.description) == [
+                "/plain", "/plain/grid", "/plain/grid/tile#0", "/plain/grid/tile#1", "/plain/grid/tile#2",
+            ])
+        #expect(harness.collector.errorDescriptions == [])
+    }
 }
 
 /// A screen named `gallery` with a collection view `grid` whose cells name themselves `tile`
@@ -162,5 +213,20 @@ final class GalleryController: ViewController, CollectionViewDataSource, Collect
 
     func collectionView(_ collectionView: CollectionView, didSelectItemAt indexPath: CollectionIndexPath) {
         selected.append(indexPath)
+    }
+}
+
+/// Three items whose cells name themselves `tile` in `cellForItemAt`.
+final class SelfNamingItemsSource: CollectionViewDataSource {
+    /// How many times a cell was named.
+    private(set) var namedCells = 0
+
+    func collectionView(_ collectionView: CollectionView, numberOfItemsInSection section: Int) -> Int { 3 }
+
+    func collectionView(_ collectionView: CollectionView, cellForItemAt indexPath: CollectionIndexPath) -> CollectionViewCell {
+        let cell = collectionView.dequeueReusableCell(withReuseIdentifier: "Tile", for: indexPath)
+        cell.analyzer.enable(naming: "tile")
+        namedCells += 1
+        return cell
     }
 }

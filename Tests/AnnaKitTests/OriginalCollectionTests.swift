@@ -12,7 +12,7 @@ struct OriginalCollectionTests {
     func sectionAppeared() async {
         let harness = Harness(module: "original")
         harness.show(SectionedCollectionController())
-        #expect(await harness.answers("collection.sectionAppeared") == [42, 43])
+        await harness.expectAnswers("collection.sectionAppeared", [42, 43])
     }
 }
 

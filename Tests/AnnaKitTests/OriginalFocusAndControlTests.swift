@@ -12,35 +12,35 @@ struct OriginalFocusAndControlTests {
         let harness = Harness(module: "original")
         let navigation = NamedNavigationController(rootViewController: ButtonMasterController(pushesDetail: true))
         harness.show(navigation)
-        #expect(await harness.answers("focus.button") == [42])
+        await harness.expectAnswers("focus.button", [42])
     }
 
     @Test("FocusTests.test_table: a detail pushed by a selected row hangs under the row")
     func focusTable() async {
         let harness = Harness(module: "original")
         harness.show(NamedNavigationController(rootViewController: SectionRowsMasterController()))
-        #expect(await harness.answers("focus.table") == [42])
+        await harness.expectAnswers("focus.table", [42])
     }
 
     @Test("FocusTests.test_analyzer_activiated_with_standalone_name_should_handle_focus_marking_properly")
     func focusStandaloneName() async {
         let harness = Harness(module: "original")
         harness.show(NavigationController(rootViewController: CellButtonMasterController()))
-        #expect(await harness.answers("focus.standaloneName") == [42])
+        await harness.expectAnswers("focus.standaloneName", [42])
     }
 
     @Test("ControlTests.test_button: a tap records touch-up-inside on the button's node")
     func controlButton() async {
         let harness = Harness(module: "original")
         harness.show(ButtonMasterController(pushesDetail: false))
-        #expect(await harness.answers("control.button") == [42])
+        await harness.expectAnswers("control.button", [42])
     }
 
     @Test("AnalyzableComponentTests.test_should_name_sub_analyzers_by_keys")
     func componentKeys() async {
         let harness = Harness(module: "original")
         harness.show(ComponentController())
-        #expect(await harness.answers("component.keys") == [0, 1])
+        await harness.expectAnswers("component.keys", [0, 1])
     }
 }
 

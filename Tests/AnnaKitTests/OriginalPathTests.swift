@@ -18,36 +18,35 @@ struct OriginalPathTests {
         if let delta = controller.delta { controller.view.addSubview(delta) }
         controller.gamma?.tap()
 
-        let answers = await harness.answers("path.deregister")
-        #expect(answers.first == 42)
+        await harness.expectAnswers("path.deregister", [42])
     }
 
     @Test("test_dataDisplaysOnView: values shown on a view, first-displayed")
     func dataDisplaysOnView() async {
         let harness = Harness(module: "original")
         harness.show(LabelOnViewController())
-        #expect(await harness.answers("path.dataDisplaysOnView") == ["42", "43"])
+        await harness.expectAnswers("path.dataDisplaysOnView", ["42", "43"])
     }
 
     @Test("test_dataDisplaysOnViewController: values shown on a controller")
     func dataDisplaysOnViewController() async {
         let harness = Harness(module: "original")
         harness.show(LabelOnControllerController())
-        #expect(await harness.answers("path.dataDisplaysOnViewController").first == "42")
+        await harness.expectAnswers("path.dataDisplaysOnViewController", ["42"])
     }
 
     @Test("test_navigatedControllers: an empty navigation controller pushes in viewDidAppear")
     func navigatedControllers() async {
         let harness = Harness(module: "original")
         harness.show(PushingNavigationController())
-        #expect(await harness.answers("path.navigatedControllers") == [42])
+        await harness.expectAnswers("path.navigatedControllers", [42])
     }
 
     @Test("test_tabController: tabs as sub-analyzers appear as they are selected")
     func tabController() async {
         let harness = Harness(module: "original")
         harness.show(NamedTabsController(name: "tb"))
-        #expect(await harness.answers("path.tabController") == [42, 43])
+        await harness.expectAnswers("path.tabController", [42, 43])
     }
 
     @Test("test_customRootTabBarController: a redirect hangs a pushed screen under the selected tab")
@@ -55,7 +54,7 @@ struct OriginalPathTests {
         let harness = Harness(module: "original")
         let navigation = NamedNavigationController(rootViewController: HomeTabsController(name: "home"))
         harness.show(navigation)
-        #expect(await harness.answers("path.customRootTabBarController") == [42])
+        await harness.expectAnswers("path.customRootTabBarController", [42])
     }
 }
 

@@ -12,8 +12,9 @@ struct OriginalTableTests {
     func tableView() async {
         let harness = Harness(module: "original")
         harness.show(IdentifiedRowsController())
-        #expect(
-            await harness.answers("table.tableView") == [
+        await harness.expectAnswers(
+            "table.tableView",
+            [
                 "0/0_appeared", "textLabel.text_0-0", "data_00", "3/7_appeared", "textLabel.text_3-7", "data_37",
             ])
     }
@@ -22,8 +23,9 @@ struct OriginalTableTests {
     func tableViewCellSubviews() async {
         let harness = Harness(module: "original")
         harness.show(CellSubviewsController())
-        #expect(
-            await harness.answers("table.cellSubviews") == [
+        await harness.expectAnswers(
+            "table.cellSubviews",
+            [
                 "cell-sc_0", "data-0", "button-sc_0", "cell-sc_19", "data-19", "button-sc_19",
             ])
     }
@@ -32,7 +34,7 @@ struct OriginalTableTests {
     func sectionAppeared() async {
         let harness = Harness(module: "original")
         harness.show(SectionsOnlyController())
-        #expect(await harness.answers("table.sectionAppeared") == [42, 43])
+        await harness.expectAnswers("table.sectionAppeared", [42, 43])
     }
 
     @Test("ReuseTests: a reused row's sub-analyzer inherits the values of the same key path")
@@ -42,7 +44,7 @@ struct OriginalTableTests {
         harness.show(controller)
         controller.table.scroll(toRow: TableIndexPath(row: 9, section: 1))
         controller.table.scroll(toRow: TableIndexPath(row: 0, section: 0))
-        #expect(await harness.answers("reuse.inherit") == [10, 21])
+        await harness.expectAnswers("reuse.inherit", [10, 21])
     }
 
     @Test("ReuseTests: a screen opened from a row disappears under that row after the row scrolled away")
@@ -53,7 +55,7 @@ struct OriginalTableTests {
         harness.show(navigation)
         controller.table.scroll(toRow: TableIndexPath(row: 19))
         navigation.popViewController()
-        #expect(await harness.answers("reuse.unownedSub") == [42])
+        await harness.expectAnswers("reuse.unownedSub", [42])
     }
 
     @Test("ReuseTests.test_reload_data: values recorded before a reload do not reach the rows after it")
@@ -63,7 +65,7 @@ struct OriginalTableTests {
         harness.show(controller)
         controller.table.reloadData()
         controller.table.cellForRow(at: TableIndexPath(row: 0))?.analyzer.update(7, for: "trigger")
-        #expect(await harness.answers("reuse.reloadData") == [42])
+        await harness.expectAnswers("reuse.reloadData", [42])
     }
 }
 

@@ -4,6 +4,7 @@ import AnnaTestSupport
 import CoreJS
 import Foundation
 import Synchronization
+import Testing
 
 /// One event as the fixture's tracing tasks report it: the event, the node's path and index.
 struct Trace: Equatable, CustomStringConvertible {
@@ -128,6 +129,14 @@ final class Harness {
         await results().filter { $0.value["test"]?.stringValue == test }.compactMap { $0.value["value"] }
     }
 
+    /// Expects the results that answer `test` to be exactly `expected`, in order, and the
+    /// manager to have caught no error (a task that threw, a result it could not deliver).
+    func expectAnswers(_ test: String, _ expected: [JSONValue], sourceLocation: SourceLocation = #_sourceLocation) async {
+        let answers = await answers(test)
+        #expect(answers == expected, sourceLocation: sourceLocation)
+        #expect(collector.errorDescriptions == [], sourceLocation: sourceLocation)
+    }
+
     /// The nodes of the tree now.
     func nodes() async throws -> [SnapshotNode] {
         try SnapshotNode.all(in: try await manager.snapshot(format: .json))
@@ -157,11 +166,11 @@ final class ResettingItemCell: ItemCell {
 
 /// The reference README's master: a table of items and a "more" button; selecting a row or
 /// tapping the button pushes a detail.
-final class MasterViewController: ViewController, AnalyzableObject, TableViewDataSource, TableViewDelegate {
-    nonisolated static let subAnalyzableKeys: Set<String> = ["table", "more"]
+final class MasterViewController: ViewController, MainActorAnalyzableObject, TableViewDataSource, TableViewDelegate {
+    static let subAnalyzableKeys: Set<String> = ["table", "more"]
 
-    nonisolated let table: TableView
-    nonisolated let more: Button
+    let table: TableView
+    let more: Button
     let cellClass: ItemCell.Type
     var items: [String]
 
@@ -186,7 +195,7 @@ final class MasterViewController: ViewController, AnalyzableObject, TableViewDat
         analyzer.enable(naming: "master")
     }
 
-    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+    func subAnalyzable(for key: String) -> SubAnalyzable? {
         switch key {
         case "table": return .one(table)
         case "more": return .one(more)
@@ -210,9 +219,9 @@ final class MasterViewController: ViewController, AnalyzableObject, TableViewDat
 }
 
 /// The reference README's detail: one button.
-final class DetailViewController: ViewController, AnalyzableObject {
-    nonisolated static let subAnalyzableKeys: Set<String> = ["button"]
-    nonisolated let button: Button
+final class DetailViewController: ViewController, MainActorAnalyzableObject {
+    static let subAnalyzableKeys: Set<String> = ["button"]
+    let button: Button
 
     override init() {
         button = Button(title: "Buy")
@@ -225,7 +234,7 @@ final class DetailViewController: ViewController, AnalyzableObject {
         analyzer.enable(naming: "detail")
     }
 
-    nonisolated func subAnalyzable(for key: String) -> SubAnalyzable? {
+    func subAnalyzable(for key: String) -> SubAnalyzable? {
         key == "button" ? .one(button) : nil
     }
 }

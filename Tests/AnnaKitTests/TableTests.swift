@@ -179,6 +179,73 @@ struct TableTests {
 
         #expect(await harness.traces() == [Trace("ana-appeared", "/plain")])
     }
+
+    @Test("a cell that names itself in a table whose analyzer is not enabled records nothing, as in the reference")
+    func selfNamedCellInUnanalyzedTable() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let table = TableView(visibleRowCount: 2)
+        let source = SelfNamingRowsSource()
+        table.dataSource = source
+        screen.view.addSubview(table)
+        harness.show(screen)
+        table.scroll(toRow: TableIndexPath(row: 2))  // a reused cell names itself again
+        #expect(table.selectRow(at: TableIndexPath(row: 2)))
+        table.cellForRow(at: TableIndexPath(row: 2))?.analyzer.update("B", for: "title")
+
+        #expect(source.namedCells == 3)
+        #expect(await harness.traces(includingUpdates: true) == [Trace("ana-appeared", "/plain")])
+        #expect(try await harness.nodes().map(\.description) == ["/plain"])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+
+    @Test("a named view in a cell of a table whose analyzer is not enabled finds no parent past the cell")
+    func namedViewInCellOfUnanalyzedTable() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let table = TableView(visibleRowCount: 2)
+        let source = PlainSource()
+        table.register(ButtonCell.self, forCellReuseIdentifier: "Cell")
+        table.dataSource = source
+        screen.view.addSubview(table)
+        harness.show(screen)
+        let cell = try #require(table.cellForRow(at: TableIndexPath(row: 0)) as? ButtonCell)
+        cell.button.tap()  // the button names itself `button`
+
+        #expect(await harness.traces() == [Trace("ana-appeared", "/plain")])
+        #expect(try await harness.nodes().map(\.description) == ["/plain"])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+
+    @Test("a cell that names itself in a table whose analyzer is enabled records at its row")
+    func selfNamedCellInAnalyzedTable() async throws {
+        let harness = Harness()
+        let screen = ScreenViewController(name: "plain")
+        let table = TableView(visibleRowCount: 2)
+        let source = SelfNamingRowsSource()
+        table.dataSource = source
+        screen.view.addSubview(table)
+        table.analyzer.enable(naming: "tb")
+        harness.show(screen)
+        table.scroll(toRow: TableIndexPath(row: 2))
+        #expect(table.selectRow(at: TableIndexPath(row: 2)))
+
+        #expect(
+            await harness.traces() == [
+                Trace("ana-appeared", "/plain/tb"),
+                Trace("ana-appeared", "/plain/tb/rw", 0),
+                Trace("ana-appeared", "/plain/tb/rw", 1),
+                Trace("ana-appeared", "/plain"),
+                Trace("ana-disappeared", "/plain/tb/rw", 0),
+                Trace("ana-appeared", "/plain/tb/rw", 2),
+                Trace("did-select", "/plain/tb/rw", 2),
+            ])
+        #expect(
+            try await harness.nodes().map(\.description) == [
+                "/plain", "/plain/tb", "/plain/tb/rw#0", "/plain/tb/rw#1", "/plain/tb/rw#2",
+            ])
+        #expect(harness.collector.errorDescriptions == [])
+    }
 }
 
 /// A screen named `shop` with a table in named sections.
@@ -220,5 +287,20 @@ final class PlainSource: TableViewDataSource {
 
     func tableView(_ tableView: TableView, cellForRowAt indexPath: TableIndexPath) -> TableViewCell {
         tableView.dequeueReusableCell(withIdentifier: "Cell", for: indexPath)
+    }
+}
+
+/// Three rows whose cells name themselves `rw` in `cellForRowAt`, as the reference's tests do.
+final class SelfNamingRowsSource: TableViewDataSource {
+    /// How many times a cell was named.
+    private(set) var namedCells = 0
+
+    func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 3 }
+
+    func tableView(_ tableView: TableView, cellForRowAt indexPath: TableIndexPath) -> TableViewCell {
+        let cell = tableView.dequeueReusableCell(withIdentifier: "rw") ?? TableViewCell(reuseIdentifier: "rw")
+        cell.analyzer.enable(naming: "rw")
+        namedCells += 1
+        return cell
     }
 }
