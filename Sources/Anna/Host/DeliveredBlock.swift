@@ -53,10 +53,24 @@ struct DeliveredBlockCollector {
         // The oldest kept result is at `count % ring.count`: rotate it to the front in place.
         let start = count % ring.count
         if start > 0 {
-            ring[..<start].reverse()
-            ring[start...].reverse()
-            ring.reverse()
+            ring.withUnsafeMutableBufferPointer { ring in
+                Self.reverse(ring, start: 0, end: start)
+                Self.reverse(ring, start: start, end: ring.count)
+                Self.reverse(ring, start: 0, end: ring.count)
+            }
         }
         return DeliveredBlock(results: ring, skippedResults: count - ring.count, errors: errors)
+    }
+
+    /// Reverses `ring[start..<end]` in place. A buffer's `swapAt` moves the two elements; the
+    /// array's, or a slice's `reverse()`, would copy them, retaining each.
+    private static func reverse(_ ring: UnsafeMutableBufferPointer<AnalyticsResult>, start: Int, end: Int) {
+        var low = start
+        var high = end - 1
+        while low < high {
+            ring.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 }
