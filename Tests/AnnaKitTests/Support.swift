@@ -137,6 +137,14 @@ final class Harness {
         #expect(collector.errorDescriptions == [], sourceLocation: sourceLocation)
     }
 
+    /// Expects that only the screen `path` recorded anything (its `ana-appeared`), that the
+    /// tree holds only it, and that no error was caught.
+    func expectOnlyScreen(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        #expect(await traces(includingUpdates: true) == [Trace("ana-appeared", path)], sourceLocation: sourceLocation)
+        #expect(try await nodes().map(\.description) == [path], sourceLocation: sourceLocation)
+        #expect(collector.errorDescriptions == [], sourceLocation: sourceLocation)
+    }
+
     /// The nodes of the tree now.
     func nodes() async throws -> [SnapshotNode] {
         try SnapshotNode.all(in: try await manager.snapshot(format: .json))
