@@ -20,8 +20,8 @@ import Synchronization
 /// ```
 ///
 /// A manager without an inspector pays nothing for it. With one, an event costs two atomic
-/// reads (and, while fewer than 16 arrive per millisecond, a copy into the ring of the last
-/// 256 for the page); a delivered block of results is kept with one append, its results moved
+/// reads (and, for the first 16 in each 10 ms, a copy into the ring of the last 256 for the
+/// page); a delivered block of results is kept with one append, its results moved
 /// in after the delegate saw them; a sample of the record→delegate latency is taken at most
 /// every 100 ms.
 public final class Inspector: ManagerInspector, Sendable {

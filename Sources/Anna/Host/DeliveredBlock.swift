@@ -35,6 +35,7 @@ struct DeliveredBlockCollector {
     mutating func keep(_ result: consuming AnalyticsResult) {
         defer { count += 1 }
         guard limit > 0 else { return }
+        if ring.isEmpty { ring.reserveCapacity(limit) }  // one allocation per block, not one per doubling
         if ring.count < limit {
             ring.append(result)
         } else {

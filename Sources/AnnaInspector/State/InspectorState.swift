@@ -21,8 +21,11 @@ final class InspectorState: Sendable {
     static let namespaceLimit = 100_000
     /// The timeline's buckets, oldest merged in pairs beyond this.
     static let timelineLimit = 600
-    /// A manager's events kept for the page per millisecond (the rest are counted only).
-    static let sampledPerMillisecond = 16
+    /// A manager's events kept for the page per sampling window (the rest are counted only):
+    /// a screen's burst of appearances flashes whole, a flood costs the lock 1,600 times a second.
+    static let sampledPerWindow = 16
+    /// The sampling window, in milliseconds.
+    static let sampleWindowMilliseconds = 10
 
     struct Store: Sendable {
         var results: ResultWindow
@@ -49,7 +52,7 @@ final class InspectorState: Sendable {
 
     private let store: Locked<Store>
     private let events = Atomic<Int>(0)
-    /// The millisecond of the last sampled event times 32, plus how many were kept in it.
+    /// The window of the last sampled event times 32, plus how many were kept in it.
     private let sampleSlot = Atomic<Int>(0)
 
     init(resultLimit: Int, errorLimit: Int) {
@@ -78,14 +81,15 @@ final class InspectorState: Sendable {
         }
     }
 
-    /// Keeps an event a manager queued for the page while fewer than ``sampledPerMillisecond``
-    /// arrive per millisecond (beyond that, the first ones of each millisecond): the page
-    /// flashes nodes, and a million events a second cannot be shown. (The manager counts them.)
+    /// Keeps an event a manager queued for the page while fewer than ``sampledPerWindow``
+    /// arrive in a window of ``sampleWindowMilliseconds`` (beyond that, the first ones of each
+    /// window): the page flashes nodes, and a million events a second cannot be shown. (The
+    /// manager counts them.)
     func sampleQueuedEvent(node: NodeID, name: String, time: Double) {
-        let millisecond = Int(time)
+        let window = Int(time) / Self.sampleWindowMilliseconds
         let slot = sampleSlot.load(ordering: .relaxed)
-        let next = slot >> 5 == millisecond ? slot + 1 : millisecond << 5 | 1
-        guard next & 31 <= Self.sampledPerMillisecond,
+        let next = slot >> 5 == window ? slot + 1 : window << 5 | 1
+        guard next & 31 <= Self.sampledPerWindow,
             sampleSlot.compareExchange(expected: slot, desired: next, ordering: .relaxed).exchanged
         else { return }
         store.withLock { store in
