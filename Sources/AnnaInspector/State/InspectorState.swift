@@ -35,11 +35,12 @@ final class InspectorState: Sendable {
         var resultCount: Int { results.count }
         var errorCount = 0
         var operationCount = 0
-        /// Events handed to the inspector (filled in by ``read()`` from the atomic count; a
-        /// manager counts its own: ``InspectedSubject/eventCount``).
+        /// Events a stream session noted (a manager counts its own:
+        /// ``InspectedSubject/eventCount``).
         var eventCount = 0
-        /// Events the timeline counted so far.
-        var eventsInTimeline = 0
+        /// The manager's event count when the timeline last counted its events (a stream
+        /// session's events go to the timeline one by one, in ``note(_:time:line:)``).
+        var managerEventsInTimeline = 0
         /// Bumped on every registration and removal: the tree's shape changed.
         var treeVersion = 0
         var latencies = Deque<Double>()
@@ -51,7 +52,6 @@ final class InspectorState: Sendable {
     }
 
     private let store: Locked<Store>
-    private let events = Atomic<Int>(0)
     /// The window of the last sampled event times 32, plus how many were kept in it.
     private let sampleSlot = Atomic<Int>(0)
 
@@ -67,8 +67,7 @@ final class InspectorState: Sendable {
             store.operationCount += 1
             let kept = InspectedOperation(sequence: store.operationCount, time: time, operation: operation, line: line)
             if kept.isEvent {
-                events.add(1, ordering: .relaxed)
-                store.eventsInTimeline += 1
+                store.eventCount += 1
             } else {
                 store.treeVersion += 1
             }
@@ -109,9 +108,9 @@ final class InspectorState: Sendable {
             store.results.append(block.results, skipped: block.skippedResults, time: time)
             store.addErrors(entries, limit: errorLimit)
             store.timeline.add(
-                time: time, line: nil, events: eventTotal - store.eventsInTimeline, results: block.results.count + block.skippedResults,
+                time: time, line: nil, events: eventTotal - store.managerEventsInTimeline, results: block.results.count + block.skippedResults,
                 errors: entries.count)
-            store.eventsInTimeline = eventTotal
+            store.managerEventsInTimeline = eventTotal
         }
     }
 
@@ -146,15 +145,12 @@ final class InspectorState: Sendable {
             let generation = store.generation + 1
             store = Store(results: ResultWindow(limit: resultLimit))
             store.generation = generation
-            events.store(0, ordering: .relaxed)
         }
     }
 
     /// A copy of everything, to read without the lock.
     func read() -> Store {
-        var copy = store.withLock { $0 }
-        copy.eventCount = events.load(ordering: .relaxed)
-        return copy
+        store.withLock { $0 }
     }
 
     /// The results after `cursor` (newest last), and what to ask for next.
