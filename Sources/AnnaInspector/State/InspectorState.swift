@@ -6,8 +6,8 @@ import Synchronization
 
 /// What the inspector has seen: the last results, errors and operations (each with a
 /// cursor), counters, latency samples and a timeline. Safe from any thread: one lock, held for
-/// a few assignments per call; a manager's events are counted with an atomic and only sampled
-/// into the lock (see ``noteQueuedEvent(node:name:time:)``).
+/// a few assignments per call; a manager counts its own events, which are only sampled into
+/// the lock (see ``sampleQueuedEvent(node:name:time:)``).
 final class InspectorState: Sendable {
     /// The most results kept (the page shows the last 500).
     let resultLimit: Int
