@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "CoreJSTests", dependencies: ["CoreJS", "AnnaTestSupport"]),
         .testTarget(
             name: "AnnaTests",
-            dependencies: ["Anna", "CoreJS", "AnnaTestSupport"],
+            dependencies: ["Anna", "CoreJS", "AnnaTestSupport", "anna-exit-helper"],
             resources: [.copy("js-anna")]
         ),
         // A headless UIKit-like responder kit (application, views, controllers, tables) over Anna.
@@ -112,6 +112,12 @@ let package = Package(
         .executableTarget(
             name: "anna-outbox-crash-helper", dependencies: ["AnnaOutbox", "Anna"],
             path: "Tests/AnnaOutboxCrashHelper"
+        ),
+        // A child process for the exit tests: records through a manager, then returns from main or
+        // calls exit() without flushing.
+        .executableTarget(
+            name: "anna-exit-helper", dependencies: ["AnnaOutbox", "Anna"],
+            path: "Tests/AnnaExitHelper"
         ),
         .testTarget(
             name: "AnnaOutboxTests",

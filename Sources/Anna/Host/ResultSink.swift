@@ -11,4 +11,14 @@ public protocol ResultSink: Sendable {
     ///   - time: When the manager delivered it, in milliseconds since the epoch.
     /// - Throws: When the result is refused (too large, the sink closed); the manager reports it.
     func append(_ result: AnalyticsResult, time: Double) throws
+
+    /// Waits until every result appended so far is stored durably, or until `deadline`; the
+    /// manager calls it when the process exits (after its own last results are delivered).
+    /// - Returns: How many appended results are not stored (lost if the process ends now).
+    func drain(before deadline: ContinuousClock.Instant) -> Int
+}
+
+extension ResultSink {
+    /// A sink that stores as it appends has nothing to wait for.
+    public func drain(before deadline: ContinuousClock.Instant) -> Int { 0 }
 }
