@@ -69,6 +69,57 @@ public struct Coverage: Sendable, Equatable, Codable {
     /// The namespaces whose task file does not exist (a renamed class, a typo).
     public var namespacesWithoutTaskFile: [Namespace] { namespaces.filter { !$0.hasTaskFile } }
 
+    /// One line per task file that exists and was never loaded, each next to the namespaces
+    /// that asked for a task file that does not exist, since together they are the shape of a
+    /// renamed class or a misspelt file:
+    ///
+    /// ```text
+    /// NoteDetail.js never loaded; namespace NoteDetailViewController has no file: renamed?
+    /// Settings.js never loaded: no node's namespace asked for it
+    /// ```
+    ///
+    /// A namespace is named beside the file whose name is a prefix of its own, or the other
+    /// way round (ignoring case and a trailing `ViewController`, `Controller` or `View`); a file
+    /// with no such namespace names up to three namespaces without a file in its folder.
+    /// Namespaces without a file and no never-loaded file beside them make no line: most
+    /// classes have no task file, on purpose. Paths are relative to the task folder.
+    public var loadWarnings: [String] {
+        let relative = { (path: String) -> String in
+            guard let folder = taskFolder, path.hasPrefix(folder + "/") else { return path }
+            return String(path.dropFirst(folder.count + 1))
+        }
+        let folderOf = { (path: String) -> String in (relative(path) as NSString).deletingLastPathComponent }
+        let missing = namespacesWithoutTaskFile
+        return files.filter { $0.status == .neverLoaded }.map { file in
+            let name = relative(file.file)
+            let stem = Self.stem(file.file)
+            let alike = missing.filter { namespace in
+                let other = Self.stem(namespace.file)
+                return !stem.isEmpty && !other.isEmpty && (other.hasPrefix(stem) || stem.hasPrefix(other))
+            }
+            if !alike.isEmpty {
+                let names = alike.map(\.namespace)
+                let subject = names.count == 1 ? "namespace \(names[0]) has" : "namespaces \(names.joined(separator: ", ")) have"
+                return "\(name) never loaded; \(subject) no file: renamed?"
+            }
+            let beside = missing.filter { folderOf($0.file) == folderOf(file.file) }.map(\.namespace)
+            guard !beside.isEmpty else { return "\(name) never loaded: no node's namespace asked for it" }
+            let listed = beside.prefix(3).joined(separator: ", ") + (beside.count > 3 ? " and \(beside.count - 3) more" : "")
+            return "\(name) never loaded: no node's namespace asked for it (without a task file: \(listed))"
+        }
+    }
+
+    /// A file's name without its folder, `.js` and a trailing `ViewController`, `Controller`
+    /// or `View`, lowercased: what a rename usually keeps.
+    private static func stem(_ path: String) -> String {
+        var name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        for suffix in ["viewcontroller", "controller", "view"] where name.hasSuffix(suffix) && name.count > suffix.count {
+            name.removeLast(suffix.count)
+            break
+        }
+        return name
+    }
+
     /// A readable table: per file its tasks with their match and failure counts, then what
     /// never fired, never loaded or has no task file.
     public func report() -> String {
