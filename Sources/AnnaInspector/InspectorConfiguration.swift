@@ -6,7 +6,8 @@ public struct InspectorConfiguration: Sendable {
     /// The port (0: any free one; the server says which).
     public var port = 0
     /// The token clients send (`Authorization: Bearer T`, or `?token=T` for the page and its
-    /// event stream). Required for any address beyond loopback; with one, every request needs it.
+    /// event stream). Required for any address beyond loopback; with one, every request but
+    /// those for the page's files needs it. An empty token is refused.
     public var token: String?
     /// The most results kept and served.
     public var resultLimit = 500
@@ -14,6 +15,13 @@ public struct InspectorConfiguration: Sendable {
     public var errorLimit = 200
     /// How often the event stream sends what changed, in milliseconds.
     public var tickMilliseconds = 100
+    /// How long a connection may take to send a whole request head (from its opening, or from
+    /// the end of its last answer), and how long it may send nothing in the middle of a body,
+    /// before the server closes it. An answer being written (the event stream) is not idle.
+    public var idleTimeout: Duration = .seconds(10)
+    /// The most connections served at once; beyond it, new ones wait in the listen queue until
+    /// one closes. `nil`: ``ConnectionCap/default`` (derived from the file-descriptor limit).
+    public var maximumConnections: Int?
     /// Named counters of an outbox (or any other sink) to show among the figures, read once
     /// per tick of the figures; e.g. for the `AnnaOutbox` library's outbox:
     /// `{ let s = try outbox.stats(); return ["pending": s.pending, "inFlight": s.inFlight, "deadLetter": s.deadLetter] }`.
@@ -27,7 +35,5 @@ public struct InspectorConfiguration: Sendable {
     }
 
     /// Whether `host` is a loopback address (or name).
-    var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
+    var isLoopback: Bool { LoopbackHost.isLoopback(host) }
 }

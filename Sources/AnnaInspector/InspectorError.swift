@@ -12,6 +12,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     case tokenRequired(host: String)
     /// A manager was not made with this library's ``Inspector`` as its inspector.
     case managerWithoutInspector
+    /// The token given is empty (it would let every request through).
+    case emptyToken
 
     /// One line a person can act on.
     public var description: String {
@@ -24,6 +26,8 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
             return "listening on \(host) (beyond the loopback interface) requires a token: give one (anna inspect --token T)"
         case .managerWithoutInspector:
             return "the manager has no Inspector: set Dependency.inspector = Inspector() when making it, then call startInspector"
+        case .emptyToken:
+            return "the inspector's token is empty: give a non-empty one (e.g. openssl rand -hex 16), or none on 127.0.0.1"
         }
     }
 }

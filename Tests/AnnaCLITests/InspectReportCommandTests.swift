@@ -53,5 +53,14 @@ struct InspectReportCommandTests {
         let open = try await AnnaProcess.run(["inspect", "--events", session, "--module", module, "--host", "0.0.0.0"], timeout: 20)
         #expect(open.status == 64)
         #expect(open.stderr.contains("listening on 0.0.0.0 (beyond 127.0.0.1) needs --token T"))
+        for host in ["127.0.0.1", "0.0.0.0"] {
+            let empty = try await AnnaProcess.run(["inspect", "--events", session, "--module", module, "--host", host, "--token", ""], timeout: 20)
+            #expect(empty.status == 64)
+            #expect(empty.stderr.contains("--token is empty: give a non-empty token"))
+        }
+        let rebound = try await AnnaProcess.run(
+            ["inspect", "--events", session, "--module", module, "--host", "127.0.0.1.nip.io"], timeout: 20)
+        #expect(rebound.status == 64)
+        #expect(rebound.stderr.contains("listening on 127.0.0.1.nip.io (beyond 127.0.0.1) needs --token T"))
     }
 }

@@ -17,8 +17,16 @@ struct InspectCommand: ParsableCommand {
             --no-follow stops reading at the end. The JSON API behind the page is described
             in docs/inspector.md.
 
-            It listens on 127.0.0.1; listening on another address needs --token, which every
-            API request must then carry (Authorization: Bearer T, or ?token=T).
+            It listens on 127.0.0.1 and answers only requests whose Host is 127.0.0.1 (any
+            address of 127.0.0.0/8), [::1] or localhost. Listening on another address needs
+            --token, which every request but those for the page's files must then carry
+            (Authorization: Bearer T, or ?token=T); an empty token is refused. Writes need
+            Content-Type: application/json (else 415).
+
+            A connection that has not sent a whole request head within --idle-timeout seconds
+            (of opening, or of its last answer), or sends nothing for that long mid-body, is
+            closed. At most --max-connections are served at once (default: half the file
+            descriptors beyond 64 of ulimit -n, 8 to 1024); more wait until one closes.
 
             Examples:
               anna inspect --events session.ndjson --module analytics
@@ -32,19 +40,24 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "The port to listen on (0: any free port).") var port = 0
     @Option(help: "The address to listen on; another than loopback needs --token.") var host = "127.0.0.1"
     @Option(help: "The token API requests must carry (required beyond loopback).") var token: String?
+    @Option(name: .customLong("idle-timeout"), help: "Close a connection silent this many seconds mid-request.") var idleTimeout = 10.0
+    @Option(name: .customLong("max-connections"), help: "Serve at most this many connections at once.") var maximumConnections: Int?
     @Flag(help: "Start paused at line 0 (play, step or jump from the page).") var paused = false
     @Flag(name: .customLong("no-follow"), help: "Stop reading a file at its end.") var noFollow = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535") }
-        if !Self.isLoopback(host), token?.isEmpty != false {
+        if token?.isEmpty == true {
+            throw ValidationError("--token is empty: give a non-empty token (e.g. \"$(openssl rand -hex 16)\"), or leave --token out on 127.0.0.1")
+        }
+        if !LoopbackHost.isLoopback(host), token == nil {
             throw ValidationError(
                 "listening on \(host) (beyond 127.0.0.1) needs --token T: anyone who can reach the port could read and switch the engine")
         }
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be a number of seconds above 0, at most 86400")
+        }
+        if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
     }
 
     func run() throws {
@@ -53,8 +66,10 @@ struct InspectCommand: ParsableCommand {
             printError("anna: no such event stream: \(path)")
             throw ExitCodes.noInput
         }
-        let session = try Self.makeSession(
-            source: source, module: module, playing: !paused, configuration: InspectorConfiguration(host: host, port: port, token: token))
+        var configuration = InspectorConfiguration(host: host, port: port, token: token)
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        configuration.maximumConnections = maximumConnections
+        let session = try Self.makeSession(source: source, module: module, playing: !paused, configuration: configuration)
         try runBlocking {
             let server = try await session.inspector.start()
             printOutput(server.url.absoluteString)

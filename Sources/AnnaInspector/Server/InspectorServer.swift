@@ -34,19 +34,30 @@ public final class InspectorServer: Sendable {
         if let host { configuration.host = host }
         if let port { configuration.port = port }
         if let token { configuration.token = token }
-        guard configuration.isLoopback || configuration.token?.isEmpty == false else {
+        if configuration.token?.isEmpty == true { throw InspectorError.emptyToken }
+        guard configuration.isLoopback || configuration.token != nil else {
             throw InspectorError.tokenRequired(host: configuration.host)
+        }
+        if let maximum = configuration.maximumConnections, maximum < 1 {
+            throw InspectorError.badRequest("maximumConnections must be at least 1 (it is \(maximum))")
+        }
+        guard configuration.idleTimeout > .zero else {
+            throw InspectorError.badRequest("idleTimeout must be above 0 (it is \(configuration.idleTimeout))")
         }
         let listening = Locked<CheckedContinuation<Int, any Error>?>(nil)
         let box = ServerBox()
         let final = configuration
         let task = Task {
             let router = Router()
-            router.add(middleware: InspectorMiddleware(token: final.token, loopbackOnly: final.isLoopback && final.token == nil))
+            router.add(middleware: InspectorMiddleware(token: final.token, loopbackOnly: final.isLoopback))
             InspectorRoutes(server: box).register(on: router)
             let application = Application(
                 router: router,
-                configuration: .init(address: .hostname(final.host, port: final.port), serverName: "anna-inspector"),
+                server: .http1(configuration: .init(idleTimeout: TimeAmount(final.idleTimeout))),
+                configuration: .init(
+                    address: .hostname(final.host, port: final.port), serverName: "anna-inspector",
+                    availableConnectionsDelegate: .maximum(final.maximumConnections ?? ConnectionCap.default, logger: Logger(label: "anna.inspector"))
+                ),
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? 0
                     listening.withLock { continuation in
