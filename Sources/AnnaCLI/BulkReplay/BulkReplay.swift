@@ -18,6 +18,8 @@ struct BulkReplay: Sendable {
     var journal: ReplayJournal?
     var messages: MessageWriter
     var console: SessionConsoleSink?
+    /// Gathers the sessions' coverage, or `nil`.
+    var coverage: CoverageTally?
 
     /// Runs every session; returns their records in list order.
     /// - Throws: ``ReplayJournalError`` when the journal cannot be written.
@@ -43,7 +45,8 @@ struct BulkReplay: Sendable {
     /// Replays session after session until none is left (or the journal failed).
     fileprivate func work(shared: SharedProgress, standardOutput: StandardOutputWriter, lineMessages: ProgressReporter) {
         let replayer = SessionReplayer(
-            configuration: configuration, settings: settings, messages: messages, lineMessages: lineMessages, console: console)
+            configuration: configuration, settings: settings, messages: messages, lineMessages: lineMessages, console: console,
+            coverage: coverage)
         while let position = shared.next() {
             let session = sessions[position]
             let record: SessionRecord

@@ -24,6 +24,9 @@ struct SessionRecord: Sendable, Equatable {
     /// Bytes of its output file (`--out`), for `--resume` to tell a complete output.
     var outputBytes: Int?
     var seconds = 0.0
+    /// A failure recorded by an earlier run and not replayed again (`--resume` without
+    /// `--retry-failed`); not part of the journal line.
+    var earlierRun = false
 
     /// The journal line: one JSON object.
     var json: JSONValue {
@@ -35,17 +38,48 @@ struct SessionRecord: Sendable, Equatable {
         return .object(.init(uniqueKeysWithValues: fields))
     }
 
-    /// Reads a journal line; `nil` when it is not one.
-    init?(json: JSONValue) {
-        guard let session = json["session"]?.stringValue, let path = json["path"]?.stringValue,
-            let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:))
-        else { return nil }
-        self.init(session: session, path: path, status: status, reason: json["reason"]?.stringValue)
-        lines = Int(json["lines"]?.numberValue ?? 0)
-        results = Int(json["results"]?.numberValue ?? 0)
-        errors = Int(json["errors"]?.numberValue ?? 0)
-        outputBytes = json["outputBytes"]?.numberValue.map { Int($0) }
-        seconds = json["seconds"]?.numberValue ?? 0
+    /// Reads a journal line.
+    /// - Throws: ``NotARecord`` saying which field is missing or wrong (a string where a
+    ///   number belongs, a count that is negative, fractional or beyond 2^53, …).
+    init(json: JSONValue) throws(NotARecord) {
+        guard json.objectValue != nil else { throw NotARecord("not a JSON object") }
+        guard let session = json["session"]?.stringValue else { throw NotARecord("no string field 'session'") }
+        guard let path = json["path"]?.stringValue else { throw NotARecord("no string field 'path'") }
+        guard let status = json["status"]?.stringValue.flatMap(Status.init(rawValue:)) else {
+            throw NotARecord("no field 'status' of done, failed or skipped")
+        }
+        let reason: String?
+        switch json["reason"] {
+        case nil, .null?: reason = nil
+        case let .string(text)?: reason = text
+        case _?: throw NotARecord("field 'reason' is not a string")
+        }
+        self.init(session: session, path: path, status: status, reason: reason)
+        lines = try Self.count("lines", in: json) ?? 0
+        results = try Self.count("results", in: json) ?? 0
+        errors = try Self.count("errors", in: json) ?? 0
+        outputBytes = try Self.count("outputBytes", in: json)
+        if let value = json["seconds"] {
+            guard let number = value.numberValue, number.isFinite, number >= 0 else {
+                throw NotARecord("field 'seconds' is not a number of seconds")
+            }
+            seconds = number
+        }
+    }
+
+    /// Field `key`: `nil` when absent; a whole number from 0 to 2^53.
+    private static func count(_ key: String, in json: JSONValue) throws(NotARecord) -> Int? {
+        guard let value = json[key] else { return nil }
+        guard let number = value.numberValue, number >= 0, number <= 9_007_199_254_740_992, number.rounded() == number else {
+            throw NotARecord("field '\(key)' is not a whole number from 0 to 2^53")
+        }
+        return Int(number)
+    }
+
+    /// Why a journal line is not a record.
+    struct NotARecord: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 
     init(session: String, path: String, status: Status, reason: String? = nil) {
@@ -101,10 +135,11 @@ final class ReplayJournal: @unchecked Sendable {
     }
 
     /// The last record of each session in the journal at `path` (none when it does not
-    /// exist), and a note for each line that is not a record (the last line of a run killed
-    /// while writing it is cut short).
-    static func read(path: String) throws -> (records: [String: SessionRecord], notes: [String]) {
-        guard LocalFileAccess().fileExists(atPath: path) else { return ([:], []) }
+    /// exist), and one note when some lines are not records (the last line of a run killed
+    /// while writing it is cut short; a line edited by hand may hold anything): such lines
+    /// are ignored, so their sessions are replayed again.
+    static func read(path: String) throws -> (records: [String: SessionRecord], note: String?) {
+        guard LocalFileAccess().fileExists(atPath: path) else { return ([:], nil) }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -112,22 +147,28 @@ final class ReplayJournal: @unchecked Sendable {
             throw ReplayJournalError.cannotOpen(path, reason: error.localizedDescription)
         }
         var records: [String: SessionRecord] = [:]
-        var notes: [String] = []
+        var ignored: [(line: Int, reason: String)] = []
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (number, line) in lines.enumerated() where !line.isEmpty {
-            let record: SessionRecord?
             do {
-                record = SessionRecord(json: try JSONValue(parsing: String(line)))
+                let record = try SessionRecord(json: try JSONValue(parsing: String(line)))
+                records[record.session] = record
             } catch {
-                record = nil
+                ignored.append((number + 1, "\(error)"))
             }
-            guard let record else {
-                notes.append("\(path):\(number + 1): not a journal record, ignored (a run stopped while writing it?)")
-                continue
-            }
-            records[record.session] = record
         }
-        return (records, notes)
+        guard let first = ignored.first else { return (records, nil) }
+        let what =
+            ignored.count == 1
+            ? "line \(first.line) is not a journal record (\(first.reason))"
+            : "\(ignored.count) lines are not journal records (line \(first.line): \(first.reason); also "
+                + Self.listed(ignored.dropFirst().map { "\($0.line)" }) + ")"
+        return (records, "\(path): \(what); ignored, like a line cut short by a stopped run")
+    }
+
+    /// Up to five items, then how many more.
+    private static func listed(_ items: [String]) -> String {
+        items.prefix(5).joined(separator: ", ") + (items.count > 5 ? " and \(items.count - 5) more" : "")
     }
 }
 

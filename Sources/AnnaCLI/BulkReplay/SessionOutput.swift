@@ -40,14 +40,24 @@ final class SessionFileOutput: SessionOutput {
     /// - Throws: ``SessionOutputError`` when it cannot be created.
     init(folder: String, session: String, sync: Bool) throws {
         self.sync = sync
-        finalPath = folder + "/" + session + ".ndjson"
-        partialPath = folder + "/." + session + ".ndjson.partial"
+        finalPath = Self.finalPath(folder: folder, session: session)
+        partialPath = Self.partialPath(folder: folder, session: session)
         descriptor = open(partialPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw SessionOutputError.failed("write", partialPath) }
     }
 
     deinit {
         discard()
+    }
+
+    /// `folder/<session>.ndjson`: where a done session's results end up.
+    static func finalPath(folder: String, session: String) -> String {
+        folder + "/" + session + ".ndjson"
+    }
+
+    /// `folder/.<session>.ndjson.partial`: where they are written first.
+    static func partialPath(folder: String, session: String) -> String {
+        folder + "/." + session + ".ndjson.partial"
     }
 
     func commit() throws -> Int {

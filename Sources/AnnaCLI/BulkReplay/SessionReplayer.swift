@@ -8,9 +8,11 @@ import Foundation
 /// It replays on `anna run`'s path (``StreamReplay``): lines decoded straight into the
 /// engine's operations, results passed on as the text the engine wrote, malformed lines and
 /// core errors reported on standard error as `FILE:LINE: message`; its result lines are
-/// those `anna run` prints for the same file. Unlike `anna run`, it never stops the process: a session that cannot go on (a malformed line without `--keep-going`,
-/// the session timeout, `--strict` and a core error, an unreadable file) fails, its output is
-/// dropped, and the next session runs.
+/// those `anna run` prints for the same file. Unlike `anna run`, it never stops the process:
+/// a session that cannot go on (a malformed line without `--keep-going`, the session timeout,
+/// `--strict` and a core error, a file that cannot be opened or read or is not a regular file,
+/// a line longer than ``LineReader/maximumLineBytes``) fails, its output is dropped, and the
+/// next session runs.
 ///
 /// One replayer per worker thread; it keeps its engine from session to session and resets it
 /// in between (``AnalyticsEngine/reset()``), unless ``Settings/freshEngines``.
@@ -38,6 +40,8 @@ final class SessionReplayer {
     /// Messages about a session's lines (`FILE:LINE: …`), on standard error.
     private let lineMessages: ProgressReporter
     private let console: SessionConsoleSink?
+    /// Where each session's coverage goes, or `nil`.
+    private let coverage: CoverageTally?
     private var engine: AnalyticsEngine?
     /// Where the engine's results go: the session under way.
     private let target = ResultTarget()
@@ -46,9 +50,10 @@ final class SessionReplayer {
     ///   - configuration: the engines' configuration (its console is `console`'s).
     ///   - lineMessages: where messages about lines go (shared by the workers).
     ///   - console: the sink of the configuration's console, told each session's name.
+    ///   - coverage: gathers the engine's coverage after each session (while it needs more).
     init(
         configuration: AnalyticsEngine.Configuration, settings: Settings, messages: MessageWriter, lineMessages: ProgressReporter,
-        console: SessionConsoleSink?
+        console: SessionConsoleSink?, coverage: CoverageTally? = nil
     ) {
         var configuration = configuration
         configuration.resettable = true
@@ -57,6 +62,7 @@ final class SessionReplayer {
         self.messages = messages
         self.lineMessages = lineMessages
         self.console = console
+        self.coverage = coverage
     }
 
     /// Replays `session` into `output` (committed when the session is done, else discarded).
@@ -78,9 +84,12 @@ final class SessionReplayer {
             output.discard()
             return failed(record, "the module cannot be loaded: \(error)")
         }
-        guard let reader = LineReader(path: session.path) else {
+        let reader: LineReader
+        do {
+            reader = try LineReader(regularFile: session.path)
+        } catch {
             output.discard()
-            return failed(record, "cannot open \(session.path)")
+            return failed(record, error.message)
         }
         let writer = ResultWriter(output: OutputBuffer(descriptor: output.descriptor, name: output.name), meta: settings.meta)
         target.writer = writer
@@ -96,10 +105,15 @@ final class SessionReplayer {
             })
         record.lines = summary.lines
         record.errors = summary.errors.total
+        coverage?.add(from: engine)
         record.results = summary.results
         if let failure = writer.output.failure {
             output.discard()
             return failed(record, "cannot write the results to \(output.name): \(failure)")
+        }
+        if let failure = reader.failure {
+            output.discard()
+            return failed(record, "line \(failure.line ?? summary.lines + 1): \(failure.message)")
         }
         if timedOut, let limit = settings.sessionTimeout {
             output.discard()

@@ -24,20 +24,33 @@ struct ReplayCommand: ParsableCommand {
             session's lines together and in order.
 
             A session that fails (a malformed line without --keep-going, the
-            --session-timeout, --strict and a core error, an unreadable file) is
-            reported, leaves no output, and the run goes on. Each finished session
-            is appended to the journal (DIR/\(ReplayJournal.fileName), or
-            --journal FILE); --resume skips the sessions it lists as done whose
-            output is complete, and replays the others. The summary on standard
-            error (and --summary-json FILE) lists done, failed and skipped sessions.
+            --session-timeout, --strict and a core error, a file that cannot be
+            read or is not a regular file, a line longer than
+            $\(LineReader.maximumLineBytesVariable) bytes, 16 MiB by default) is
+            reported, leaves no output, and the run goes on. Each finished session,
+            done or failed with its reason, is appended to the journal
+            (DIR/\(ReplayJournal.fileName), or --journal FILE); --resume skips the
+            sessions it lists as done whose output is complete, counts those it
+            lists as failed as failed again without replaying them (--retry-failed
+            replays them), and replays the others. The summary on standard error
+            (and --summary-json FILE) lists done, failed and skipped sessions.
+
+            No output (--out, its files, --journal, --summary-json, --console) may be
+            one of the sessions: such a run stops before it starts (exit 64).
 
             --shard i/N replays the sessions whose name hashes to i (of 0…N-1), so N
             processes given the same sessions share them without overlap;
             --shard-from-env N takes i from $\(Shard.environmentVariable) (Kubernetes
             Indexed Jobs). See docs/scale-out.md.
 
-            Exit codes: 0 every session done (or skipped); 1 a session failed;
-            64 bad arguments or clashing session names; 66 a missing session file,
+            A task file that exists and that no session loaded is named once, after
+            the summary; --require-coverage exits 1 when a task file was never
+            loaded or a task never ran in any session replayed, listing each with
+            FILE:LINE.
+
+            Exit codes: 0 every session done (or skipped), or at most --max-failed
+            failed; 1 more sessions failed, or --require-coverage found a gap;
+            64 bad arguments, clashing session names, or an output that is a session; 66 a missing session file,
             folder or manifest, or a module that cannot be loaded; 73 --out,
             --journal, --summary-json or --console cannot be written.
 
@@ -56,6 +69,7 @@ struct ReplayCommand: ParsableCommand {
     var manifest: String?
 
     @OptionGroup var module: ModuleOptions
+    @OptionGroup var coverageRequirement: CoverageRequirement
 
     @Option(help: ArgumentHelp("Write each session's results to DIR/<session>.ndjson (created if missing).", valueName: "dir"))
     var out: String?
@@ -64,15 +78,32 @@ struct ReplayCommand: ParsableCommand {
     var meta = false
 
     @Option(help: ArgumentHelp("Sessions replayed in parallel (default: the number of CPUs).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(
         name: .customLong("session-timeout"),
-        help: ArgumentHelp("Fail a session that runs longer than this (checked every 256 lines).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Fail a session that runs longer than this, opening and reading included (checked every 256 lines); inf: no limit.",
+            valueName: "seconds"))
     var sessionTimeout: Double?
 
-    @Flag(help: "Skip the sessions the journal lists as done (with complete output); replay the rest.")
+    /// The longest `--session-timeout` short of `inf`: about 31 years.
+    static let maximumSessionTimeout = 1e9
+
+    @Flag(
+        help: """
+            Skip the sessions the journal lists as done (with complete output); count those it lists as failed \
+            as failed again, without replaying them; replay the rest.
+            """)
     var resume = false
+
+    @Flag(name: .customLong("retry-failed"), help: "With --resume: replay the sessions the journal lists as failed too.")
+    var retryFailed = false
+
+    @Option(
+        name: .customLong("max-failed"),
+        help: ArgumentHelp("Succeed (exit 0) when at most n sessions failed; they are listed all the same.", valueName: "n"))
+    var maxFailed = 0
 
     @Option(help: ArgumentHelp("The journal (default: DIR/\(ReplayJournal.fileName) with --out).", valueName: "file"))
     var journal: String?
@@ -113,9 +144,15 @@ struct ReplayCommand: ParsableCommand {
         guard out != nil || meta else {
             throw ValidationError("Give --out DIR (a file per session) or --meta (tagged lines on standard output).")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
-        if let sessionTimeout, !(sessionTimeout > 0) {
-            throw ValidationError("--session-timeout must be a positive number of seconds, got \(sessionTimeout).")
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+        if let sessionTimeout, !(sessionTimeout > 0 && (sessionTimeout <= Self.maximumSessionTimeout || sessionTimeout == .infinity)) {
+            throw ValidationError(
+                "--session-timeout takes a number of seconds above 0 and at most \(Int(Self.maximumSessionTimeout)), "
+                    + "or inf for no limit; got \(sessionTimeout).")
+        }
+        guard maxFailed >= 0 else { throw ValidationError("--max-failed takes a number of sessions (0 or more), got \(maxFailed).") }
+        if retryFailed, !resume {
+            throw ValidationError("--retry-failed goes with --resume (without --resume, every session is replayed).")
         }
         if resume, out == nil, journal == nil {
             throw ValidationError("--resume needs a journal: give --out DIR (its journal is DIR/\(ReplayJournal.fileName)) or --journal FILE.")
@@ -149,16 +186,23 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         let listed = all.count
+        let everySession = all
         if let chosenShard { all = all.filter(chosenShard.contains) }
 
-        if let out { try Self.makeFolder(out) }
         let journalPath = journal ?? out.map { $0 + "/" + ReplayJournal.fileName }
+        // Before anything is created or truncated: no output may be a session.
+        let outputs = OutputClash.outputs(folder: out, sessions: all, journal: journalPath, summary: summaryJSON, console: consolePath)
+        if let clash = OutputClash.first(among: outputs, sessions: everySession) {
+            printError("anna: \(clash)")
+            throw ExitCodes.usage
+        }
+        if let out { try Self.makeFolder(out) }
         var previous: [String: SessionRecord] = [:]
         if resume, let journalPath {
             do {
-                let (records, notes) = try ReplayJournal.read(path: journalPath)
+                let (records, note) = try ReplayJournal.read(path: journalPath)
                 previous = records
-                for note in notes { printError("anna: \(note)") }
+                if let note { printError("anna: \(note)") }
             } catch {
                 printError("anna: \(error)")
                 throw ExitCodes.noInput
@@ -172,18 +216,28 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCodes.cannotCreate
         }
 
-        var skipped: [SessionRecord] = []
+        var settled: [SessionRecord] = []
         var pending: [SessionFile] = []
         for session in all {
-            if let done = previous[session.name], done.status == .done, done.path == session.path {
-                if let reason = incompleteOutput(of: session, done: done) {
-                    printError("anna: \(session.name): \(reason); replaying it again")
-                } else {
-                    var record = done
-                    record.status = .skipped
-                    record.reason = "done in an earlier run (journal)"
-                    skipped.append(record)
+            if let earlier = previous[session.name], earlier.path == session.path {
+                switch earlier.status {
+                case .done:
+                    if let reason = incompleteOutput(of: session, done: earlier) {
+                        printError("anna: \(session.name): \(reason); replaying it again")
+                    } else {
+                        var record = earlier
+                        record.status = .skipped
+                        record.reason = "done in an earlier run (journal)"
+                        settled.append(record)
+                        continue
+                    }
+                case .failed where !retryFailed:
+                    var record = earlier
+                    record.earlierRun = true
+                    settled.append(record)
                     continue
+                case .failed, .skipped:
+                    break
                 }
             }
             pending.append(session)
@@ -199,11 +253,13 @@ struct ReplayCommand: ParsableCommand {
         _ = try module.loadEngine(console: Console(output: consoleSink), onResultTexts: { _ in })
 
         let settings = SessionReplayer.Settings(
-            keepGoing: keepGoing, strict: strict, meta: meta, tagSession: out == nil, sessionTimeout: sessionTimeout,
+            keepGoing: keepGoing, strict: strict, meta: meta, tagSession: out == nil,
+            sessionTimeout: sessionTimeout == .infinity ? nil : sessionTimeout,
             freshEngines: freshEngines, sync: sync)
+        let coverage = CoverageTally(countsTasks: coverageRequirement.isRequired)
         let replay = BulkReplay(
-            sessions: pending, jobs: jobs, configuration: configuration, settings: settings, outputFolder: out,
-            journal: openedJournal, messages: messages, console: consoleSink)
+            sessions: pending, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, configuration: configuration, settings: settings,
+            outputFolder: out, journal: openedJournal, messages: messages, console: consoleSink, coverage: coverage)
         let records: [SessionRecord]
         do {
             records = try replay.run()
@@ -212,8 +268,8 @@ struct ReplayCommand: ParsableCommand {
             throw ExitCodes.cannotCreate
         }
         let summary = ReplaySummary(
-            listed: listed, shard: chosenShard, records: skipped + records, seconds: (ContinuousClock.now - started).seconds,
-            engineOptions: engineOptions)
+            listed: listed, shard: chosenShard, records: settled + records, seconds: (ContinuousClock.now - started).seconds,
+            engineOptions: engineOptions, maximumFailed: maxFailed)
         summary.print()
         if let summaryJSON {
             do {
@@ -223,7 +279,19 @@ struct ReplayCommand: ParsableCommand {
                 throw ExitCodes.cannotCreate
             }
         }
-        if summary.failed > 0 { throw ExitCodes.failure }
+        if !summary.succeeded || !covered(coverage, replayed: pending.count) { throw ExitCodes.failure }
+    }
+
+    /// Prints the load warnings of the sessions replayed, and with `--require-coverage` each
+    /// gap; `false` when `--require-coverage` finds a gap or has no coverage to judge.
+    private func covered(_ coverage: CoverageTally, replayed: Int) -> Bool {
+        guard replayed > 0 else {
+            guard coverageRequirement.isRequired else { return true }
+            printError("anna: --require-coverage: no session was replayed (the journal settled them all), so none is covered; failing the run")
+            return false
+        }
+        if coverageRequirement.isRequired, let failure = coverage.failure { printError("anna: no coverage: \(failure)") }
+        return coverageRequirement.report(coverage.coverage)
     }
 
     /// The `--shard` or `--shard-from-env` shard, or `nil` for all sessions.
