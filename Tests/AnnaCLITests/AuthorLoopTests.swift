@@ -218,7 +218,7 @@ struct CheckLoaderTests {
         let check = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(check.stderr == "")
         #expect(check.status == 0)
-        #expect(check.stdoutLines == ["index.js", "  3:\t/home/ana-appeared", "1 files, 1 patterns, 0 problems"])
+        #expect(check.stdoutLines == ["index.js", "  3:\t/home/ana-appeared", "1 file, 1 pattern, 0 problems"])
         let run = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(run.stdoutLines == [#""AT /HOME""#])
     }
@@ -231,7 +231,7 @@ struct CheckLoaderTests {
         ])
         let output = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
-        #expect(output.stdoutLines == ["index.js", "  1:\ta/tap", "1 files, 1 patterns, 1 problems"])
+        #expect(output.stdoutLines == ["index.js", "  1:\ta/tap", "1 file, 1 pattern, 1 problem"])
         #expect(output.stderrLines.count == 1)
         #expect(output.stderrLines.first?.hasPrefix("\(workspace.file("module/index.js")):2: SyntaxError: ") == true)
     }
@@ -242,7 +242,7 @@ struct CheckLoaderTests {
         let module = workspace.file("app/analytics.bundle")
         let allowed = try await AnnaProcess.run(["check", "--module", module, "--allow-read", workspace.file("app")])
         #expect(allowed.status == 0)
-        #expect(allowed.stdoutLines == ["index.js", "  1:\t/home/ana-appeared", "1 files, 1 patterns, 0 problems"])
+        #expect(allowed.stdoutLines == ["index.js", "  1:\t/home/ana-appeared", "1 file, 1 pattern, 0 problems"])
         let refused = try await AnnaProcess.run(["check", "--module", module])
         #expect(refused.status == 1)
         #expect(refused.stderrLines.first?.hasPrefix("\(module)/index.js:1: Error: Access denied: module '../anna.bundle' from ") == true)

@@ -80,9 +80,9 @@ struct CoverageTests {
         let output = try await AnnaProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.first == "index.js")
-        #expect(output.stdoutLines.contains("4 files, 4 patterns, 0 problems") || output.stdoutLines.contains("1 files, 4 patterns, 0 problems"))
         #expect(output.stdoutLines.contains("index.js: loaded"))
-        #expect(output.stdoutLines.last == "4 tasks (2 never fired), 1 task file (0 never loaded), 0 namespaces without a task file")
+        #expect(output.stdoutLines.contains("4 tasks (2 never fired), 1 task file (0 never loaded), 0 namespaces without a task file"))
+        #expect(output.stdoutLines.last == "1 file, 4 patterns, 0 problems")
     }
 }
 

@@ -152,7 +152,7 @@ struct SnapshotTraceCheckTests {
         try workspace.write("clean/index.js", "match('a/tap', () => 1);\n")
         let clean = try await AnnaProcess.run(["check", "--tasks", workspace.file("clean")])
         #expect(clean.status == 0)
-        #expect(clean.stdoutLines == ["index.js", "  1:\ta/tap", "1 files, 1 patterns, 0 problems"])
+        #expect(clean.stdoutLines == ["index.js", "  1:\ta/tap", "1 file, 1 pattern, 0 problems"])
         #expect(clean.stderr == "")
         let none = try await AnnaProcess.run(["check", "--tasks", workspace.file("nothing")])
         #expect(none.status == 66)

@@ -14,12 +14,16 @@ struct CheckCommand: ParsableCommand {
             the task folder is the one the module configures (DIR/task); with
             --tasks DIR it is DIR. With --events FILE the stream is replayed too,
             and the coverage printed: which task files loaded, how often each task
-            ran. Exit 0 when everything loads cleanly, 1 otherwise.
+            ran; a task file the stream never loaded is a problem, named beside
+            the namespaces that had no task file (a renamed class), and
+            --require-coverage makes a task that never ran one too. Exit 0 when
+            everything loads cleanly, 1 otherwise.
 
             Examples:
               anna check --module analytics
               anna check --tasks analytics/task
               anna check --module analytics --events session.ndjson
+              anna check --module analytics --events session.ndjson --require-coverage
             """)
 
     @OptionGroup var module: ModuleOptions
@@ -28,6 +32,14 @@ struct CheckCommand: ParsableCommand {
         name: .customLong("events"),
         help: ArgumentHelp("Also replay this event stream and print the coverage of the tasks.", valueName: "file|-"))
     var eventsPath: String?
+
+    @OptionGroup var coverageRequirement: CoverageRequirement
+
+    func validate() throws {
+        if coverageRequirement.isRequired, eventsPath == nil {
+            throw ValidationError("--require-coverage needs --events FILE: coverage comes from replaying a stream.")
+        }
+    }
 
     func run() throws {
         let checker = TaskFileChecker(configuration: try module.engineConfiguration(console: Console(output: MemoryOutputSink())))
@@ -57,11 +69,17 @@ struct CheckCommand: ParsableCommand {
             patternCount += report.patterns.count
             problemCount += report.problems.count
         }
-        printOutput("\(files.count) files, \(patternCount) patterns, \(problemCount) problems")
-        if let eventsPath, try !CoverageOutput.check(module: module, events: eventsPath) {
-            problemCount += 1
+        var covered = true
+        if let eventsPath {
+            let replayed = try CoverageOutput.check(module: module, events: eventsPath)
+            if replayed.coreErrors > 0 { problemCount += 1 }
+            // A task file the stream never loaded is a problem here: check is the lint.
+            problemCount += replayed.coverage?.loadWarnings.count ?? 0
+            covered = coverageRequirement.report(replayed.coverage)
         }
-        if problemCount > 0 { throw ExitCodes.failure }
+        printOutput(
+            "\(Plural.count(files.count, "file")), \(Plural.count(patternCount, "pattern")), \(Plural.count(problemCount, "problem"))")
+        if problemCount > 0 || !covered { throw ExitCodes.failure }
     }
 
     /// `FILE:LINE: Name: message` for an error located in a file, else `anna: error` (an

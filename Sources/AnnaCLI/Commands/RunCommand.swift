@@ -17,7 +17,10 @@ struct RunCommand: ParsableCommand {
             --coverage prints which task files loaded and how often each task ran
             (a table on standard error); --coverage=FILE writes it as JSON to FILE.
             Without it, a run in which no task produced a result, or some tasks
-            never ran, says so in one line.
+            never ran, says so in one line. A task file that exists but was never
+            loaded is always named, beside the namespaces that had no task file
+            (a renamed class). --require-coverage exits 1 when a task file was
+            never loaded or a task never ran, listing each with FILE:LINE.
 
             --watch reloads a task file when it changes, between lines of a live
             stream.
@@ -27,6 +30,7 @@ struct RunCommand: ParsableCommand {
               anna run --events session.ndjson --tasks analytics/task --meta
               anna run --events session.ndjson --module analytics --strict --coverage
               anna run --events session.ndjson --module analytics --coverage=coverage.json
+              anna run --events session.ndjson --module analytics --require-coverage
               anna run --events session.ndjson --module analytics.bundle --allow-read .
               tail -f session.ndjson | anna run --events - --module analytics --watch
             """)
@@ -34,6 +38,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var stream: StreamOptions
     @OptionGroup var module: ModuleOptions
     @OptionGroup(title: "Outbox") var outbox: OutboxRunOptions
+    @OptionGroup var coverageRequirement: CoverageRequirement
 
     @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result.")
     var meta = false
@@ -56,10 +61,13 @@ struct RunCommand: ParsableCommand {
         var notes: [String] = []
         if coverage || coverageFile != nil {
             try CoverageOutput.write(engine: engine, to: coverageFile)
-        } else if let note = CoverageOutput.unusedTasksNote(engine: engine, summary: summary) {
+        } else if !coverageRequirement.isRequired, let note = CoverageOutput.unusedTasksNote(engine: engine, summary: summary) {
             notes.append(note)
         }
+        let covered = coverageRequirement.report(
+            CoverageOutput.read(from: engine, reportingFailure: false), stopped: summary.stopped)
         try StreamReplay.finish(summary, strict: stream.strict, notes: notes)
+        if !covered { throw ExitCodes.failure }
     }
 
     /// `--watch` in the engine's configuration.

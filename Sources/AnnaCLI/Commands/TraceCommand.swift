@@ -21,6 +21,7 @@ struct TraceCommand: ParsableCommand {
 
     @OptionGroup var stream: StreamOptions
     @OptionGroup var module: ModuleOptions
+    @OptionGroup var coverageRequirement: CoverageRequirement
 
     @Option(help: ArgumentHelp("The trace file with the expected results.", valueName: "file"))
     var expect: String
@@ -39,7 +40,7 @@ struct TraceCommand: ParsableCommand {
             throw ExitCodes.malformedStream
         }
         var results: [JSONValue] = []
-        let (_, summary) = try StreamReplay.replay(stream, through: module) { results.append($0.value) }
+        let (engine, summary) = try StreamReplay.replay(stream, through: module) { results.append($0.value) }
         let report = TraceReport(traces: traces, results: results)
         printOutput(report.text)
         if let junit {
@@ -50,7 +51,9 @@ struct TraceCommand: ParsableCommand {
                 throw ExitCodes.noInput
             }
         }
+        let covered = coverageRequirement.report(
+            CoverageOutput.read(from: engine, reportingFailure: false), stopped: summary.stopped)
         try StreamReplay.finish(summary, strict: stream.strict)
-        if !report.passed { throw ExitCodes.failure }
+        if !report.passed || !covered { throw ExitCodes.failure }
     }
 }

@@ -48,12 +48,14 @@ enum CoverageOutput {
     }
 
     /// `anna check --events`: replays the stream through the module, then prints the
-    /// coverage on standard output; `false` when the replay reported a core error.
-    static func check(module: ModuleOptions, events: String) throws -> Bool {
+    /// coverage on standard output; returns how many core errors the replay reported, and
+    /// the coverage (`nil` after saying why there is none).
+    static func check(module: ModuleOptions, events: String) throws -> (coreErrors: Int, coverage: Coverage?) {
         let stream = try StreamOptions.parse(["--events", events])
         let (engine, summary) = try StreamReplay.replay(stream, through: module) { _ in }
-        if let coverage = read(from: engine, reportingFailure: true) { printOutput(coverage.report()) }
+        let coverage = read(from: engine, reportingFailure: true)
+        if let coverage { printOutput(coverage.report()) }
         try StreamReplay.finish(summary, strict: nil)
-        return summary.errors.total == 0
+        return (summary.errors.total, coverage)
     }
 }

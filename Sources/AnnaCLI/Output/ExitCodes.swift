@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The exit codes of `anna` (sysexits where one fits); ``table`` documents them in `--help`.
 enum ExitCodes {
-    /// A trace or a check failed, or `--strict` saw a core error.
+    /// A trace or a check failed, `--strict` saw a core error, or `--require-coverage` a gap.
     static let failure = ExitCode(1)
     /// Bad arguments (`EX_USAGE`; the argument parser exits with it).
     static let usage = ExitCode(64)
@@ -19,7 +19,8 @@ enum ExitCodes {
     static let table = """
         Exit codes:
           0   success; core errors are reported and counted, not fatal without --strict
-          1   a trace failed, check found a problem, or --strict saw a core error
+          1   a trace failed, check found a problem, --strict saw a core error, or
+              --require-coverage a task file never loaded or a task that never ran
           64  bad arguments
           65  a malformed stream line (without --keep-going) or trace file
           66  a missing file or folder, a module that cannot be loaded, or a
