@@ -28,12 +28,14 @@ open class Application: ResponderObject {
         rootAnalyzer.manager
     }
 
-    /// The window the application shows; replacing it hides the old one.
+    /// The window the application shows; replacing it hides the old one. A new window starts
+    /// a fresh focus path, as a new root view controller does (see ``Window/rootViewController``).
     public var window: Window? {
         didSet {
             guard oldValue !== window else { return }
             if let oldValue, oldValue.application === self { oldValue.application = nil }
             window?.application?.window = nil
+            rootAnalyzer.resetFocus()
             window?.application = self
         }
     }

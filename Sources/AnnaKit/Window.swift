@@ -21,10 +21,15 @@ open class Window: View {
     }
 
     /// The controller whose view fills the window; setting it adds its view (loading it).
+    ///
+    /// A new root starts a fresh focus path: it hangs at the root of the focus-path tree, not
+    /// under the button or row that was focused last (a login screen's button that swaps in
+    /// the main screen does not become the main screen's parent).
     public var rootViewController: ViewController? {
         didSet {
             guard oldValue !== rootViewController else { return }
             if let old = oldValue?.viewIfLoaded, old.superview === self { old.removeFromSuperview() }
+            application?.rootAnalyzer.resetFocus()
             if let controller = rootViewController { addSubview(controller.view) }
         }
     }

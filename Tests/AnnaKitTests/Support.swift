@@ -73,8 +73,8 @@ final class Harness {
     let application: Application
     let window = Window()
 
-    init(delegateQueue: DispatchQueue? = nil, module: String = "kit") {
-        manager = Manager(moduleURL: Self.moduleURL(named: module))
+    init(delegateQueue: DispatchQueue? = nil, module: String = "kit", debug: Bool = false) {
+        manager = Manager(moduleURL: Self.moduleURL(named: module), dependency: Manager.Dependency(debug: debug))
         if let delegateQueue { manager.delegateQueue = delegateQueue }
         manager.delegate = collector
         application = Application(manager: manager)

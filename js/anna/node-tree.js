@@ -7,12 +7,23 @@
 // allocation on lookup); a keyed ID's key is its JSON text. Nodes keep only their ID: the
 // key and the keys after the owner are derived from it when a node is removed, and owners
 // are indexed only for keyed IDs (a plain ID is found by its number), to keep nodes small.
+//
+// Detached nodes: deregistering an ID removes the nodes it names for good, and takes their
+// descendants out of the tree *detached*: a descendant's host object may still be alive (a
+// screen that hung under a button of the screen that went), and registers again under its
+// new parent. Registering a detached node's ID again under the same name takes the node back,
+// moved, with its values, visibility and kept events. A host drops a detached node by
+// deregistering its ID (as it does when the object goes away); at most DETACHED_LIMIT are
+// kept, those of earlier removals forgotten first, and of one removal those nearest the top.
 
 const { NodeError } = require('./errors');
 const { Node } = require('./node');
 const { SharedPath } = require('./shared-path');
 
 const NO_KEYS = Object.freeze([]);
+
+/** The most detached nodes kept for their hosts to take back (see above). */
+const DETACHED_LIMIT = 1000;
 
 /** The node table's key for a valid ID, or null: `parseID(id).key` without its allocations. */
 function keyOf(id) {
@@ -66,7 +77,13 @@ class NodeTree {
     // name (no table keyed by whole paths: their strings would grow with depth).
     this._pathCount = 0;
     this._root = null;
+    // Detached nodes by key, oldest first, and the keys of the keyed ones by owner number.
+    this._detached = new Map();
+    this._detachedOwners = new Map();
   }
+
+  /** How many detached nodes wait to be registered again (for stats and tests). */
+  get detachedCount() { return this._detached.size; }
 
   get root() { return this._root; }
   get size() { return this._nodes.size; }
@@ -139,14 +156,27 @@ class NodeTree {
     return { parsed, parent };
   }
 
-  /** Inserts a node checked by `check`. */
+  /**
+   * Inserts a node checked by `check`. A detached node with the same ID and name is taken
+   * back (see the top of this file): it keeps its values, visibility and kept events, and
+   * takes the new parent, index and attributes.
+   */
   insert(checked, id, name, index, attributes, createdAt) {
     const { parsed, parent } = checked;
-    const storedID = Array.isArray(id) ? id.slice() : id;
-    const node = new Node(storedID, parent, name,
-      index === undefined ? null : index,
-      attributes ? Object.assign({}, attributes) : null, createdAt,
-      parent === null ? new SharedPath(null, '') : this._holdPath(parent._shared, name));
+    const shared = parent === null ? new SharedPath(null, '') : this._holdPath(parent._shared, name);
+    const detached = this._detached.size === 0 ? undefined : this._takeDetached(parsed);
+    let node;
+    if (detached !== undefined && detached._name === name) {
+      node = detached;
+      node._reattach(parent, index === undefined ? null : index,
+        attributes ? Object.assign({}, attributes) : null, shared);
+    } else {
+      if (detached !== undefined) detached._release(); // renamed: a new node
+      const storedID = Array.isArray(id) ? id.slice() : id;
+      node = new Node(storedID, parent, name,
+        index === undefined ? null : index,
+        attributes ? Object.assign({}, attributes) : null, createdAt, shared);
+    }
     this._nodes.set(parsed.key, node);
     if (parsed.keys.length > 0) this._addKeyed(parsed.owner, parsed.key);
     else this._indexByNumber(parsed.key, node);
@@ -169,6 +199,7 @@ class NodeTree {
       throw new NodeError(`Cannot deregister ${describeID(id)}: it is not an ID (a number, or ` +
         'an array [ownerID, key, ...]).');
     }
+    if (this._detached.size > 0) this._dropDetached(parsed);
     const tops = [];
     if (parsed.keys.length === 0) {
       const plain = this._nodes.get(parsed.owner);
@@ -183,7 +214,7 @@ class NodeTree {
     for (const top of tops) {
       if (top._released) continue; // already gone with an ancestor in this same call
       if (top._parent !== null) top._parent._children.delete(top);
-      removed += this._removeSubtree(top);
+      removed += this._removeSubtree(top, parsed);
     }
     if (this._nodes.size === 0) {
       this._byNumber = [];
@@ -192,22 +223,76 @@ class NodeTree {
     return removed;
   }
 
-  _removeSubtree(top) {
-    const stack = [top];
-    let removed = 0;
-    while (stack.length > 0) {
-      const node = stack.pop();
-      if (node._children !== null) for (const child of node._children) stack.push(child);
+  /**
+   * Takes `top` and its descendants out of the tree: the nodes that `removed` (the parsed ID
+   * being deregistered) names are released, the others detached.
+   */
+  _removeSubtree(top, removed) {
+    // Breadth first, so when the limit is reached the nodes nearest the top are the ones kept.
+    const queue = [top];
+    let count = 0;
+    let detached = 0;
+    for (let head = 0; head < queue.length; head += 1) {
+      const node = queue[head];
+      queue[head] = undefined;
+      if (node._children !== null) for (const child of node._children) queue.push(child);
       const key = keyOf(node._id); // a string for a keyed ID
       this._nodes.delete(key);
       if (typeof key === 'string') this._removeKeyed(node._id[0], key);
       else if (this._byNumber[key - this._numberBase] === node) this._byNumber[key - this._numberBase] = undefined;
       if (node === this._root) this._root = null;
       else this._dropPath(node._shared);
-      node._release();
-      removed += 1;
+      if (node === top || names(removed, node._id) || !this._detach(key, node, detached)) node._release();
+      else detached += 1;
+      count += 1;
     }
-    return removed;
+    return count;
+  }
+
+  /**
+   * Keeps `node` detached under `key`, forgetting the oldest one detached by an earlier
+   * removal when DETACHED_LIMIT are kept; `false` (nothing kept) when this removal, which
+   * detached `detachedNow` so far, filled the limit itself: the nodes nearest the top stay.
+   */
+  _detach(key, node, detachedNow) {
+    if (this._detached.size >= DETACHED_LIMIT) {
+      if (detachedNow >= DETACHED_LIMIT) return false;
+      const [oldestKey, oldest] = this._detached.entries().next().value;
+      this._forgetDetached(oldestKey, oldest);
+    }
+    node._detach();
+    this._detached.set(key, node);
+    if (typeof key === 'string') addToIndex(this._detachedOwners, node._id[0], key);
+    return true;
+  }
+
+  _forgetDetached(key, node) {
+    this._detached.delete(key);
+    if (typeof key === 'string') removeFromIndex(this._detachedOwners, node._id[0], key);
+    node._release();
+  }
+
+  /** The detached node with the ID `parsed`, taken out of the detached ones; or undefined. */
+  _takeDetached(parsed) {
+    const node = this._detached.get(parsed.key);
+    if (node === undefined) return undefined;
+    this._detached.delete(parsed.key);
+    if (typeof parsed.key === 'string') removeFromIndex(this._detachedOwners, parsed.owner, parsed.key);
+    return node;
+  }
+
+  /** Forgets the detached nodes that the deregistered ID `parsed` names. */
+  _dropDetached(parsed) {
+    if (parsed.keys.length === 0) {
+      const plain = this._detached.get(parsed.key);
+      if (plain !== undefined) this._forgetDetached(parsed.key, plain);
+    }
+    const held = this._detachedOwners.get(parsed.owner);
+    if (held === undefined) return;
+    for (const key of held instanceof Set ? Array.from(held) : [held]) {
+      const node = this._detached.get(key);
+      if (keysStartWith(node._id, parsed.keys)) this._forgetDetached(key, node);
+    }
   }
 
   _indexByNumber(number, node) {
@@ -277,23 +362,12 @@ class NodeTree {
     }
   }
 
-  // Most owners of keyed IDs have one, so its key is stored as is; a Set only for several.
   _addKeyed(owner, key) {
-    const held = this._keyedOwners.get(owner);
-    if (held === undefined) this._keyedOwners.set(owner, key);
-    else if (held instanceof Set) held.add(key);
-    else this._keyedOwners.set(owner, new Set([held, key]));
+    addToIndex(this._keyedOwners, owner, key);
   }
 
   _removeKeyed(owner, key) {
-    const held = this._keyedOwners.get(owner);
-    if (held instanceof Set) {
-      held.delete(key);
-      if (held.size === 1) this._keyedOwners.set(owner, held.values().next().value);
-      else if (held.size === 0) this._keyedOwners.delete(owner);
-    } else if (held === key) {
-      this._keyedOwners.delete(owner);
-    }
+    removeFromIndex(this._keyedOwners, owner, key);
   }
 
   _keyedKeys(owner) {
@@ -301,6 +375,33 @@ class NodeTree {
     if (held === undefined) return NO_KEYS;
     return held instanceof Set ? Array.from(held) : [held];
   }
+}
+
+// An index of keys by owner number. Most owners of keyed IDs have one, so its key is stored
+// as is; a Set only for several.
+function addToIndex(index, owner, key) {
+  const held = index.get(owner);
+  if (held === undefined) index.set(owner, key);
+  else if (held instanceof Set) held.add(key);
+  else index.set(owner, new Set([held, key]));
+}
+
+function removeFromIndex(index, owner, key) {
+  const held = index.get(owner);
+  if (held instanceof Set) {
+    held.delete(key);
+    if (held.size === 1) index.set(owner, held.values().next().value);
+    else if (held.size === 0) index.delete(owner);
+  } else if (held === key) {
+    index.delete(owner);
+  }
+}
+
+/** Whether the parsed ID being deregistered names the node with ID `id` itself. */
+function names(removed, id) {
+  if (typeof id === 'number') return removed.keys.length === 0 && removed.owner === id;
+  if (id[0] !== removed.owner) return false;
+  return keysStartWith(id, removed.keys);
 }
 
 /** Whether keyed ID `id` ([owner, key, ...]) has `prefix` as its first keys. */

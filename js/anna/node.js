@@ -198,6 +198,27 @@ class Node {
     this._children = null;
     this._released = true;
   }
+
+  /**
+   * Takes the node out of the tree, keeping what it recorded: an ancestor was deregistered
+   * and its host may register it again elsewhere (see node-tree.js). Its children are
+   * detached on their own.
+   */
+  _detach() {
+    this._children = null;
+    this._parent = null;
+    this._released = true;
+  }
+
+  /** Puts a detached node back under `parent`, with its values, visibility and kept events. */
+  _reattach(parent, index, attributes, shared) {
+    this._shared = shared;
+    this._parent = parent;
+    this._depth = parent === null ? 0 : parent._depth + 1;
+    this._index = index;
+    this._attributes = attributes;
+    this._released = false;
+  }
 }
 
 module.exports = { Node };

@@ -49,6 +49,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// The node's registration; see ``liveRegistration``.
     private var registration: NodeRegistration?
+    /// The registration an ancestor's deregistration ended while this analyzer stayed: the
+    /// core keeps the node detached, with its values, for this analyzer to take back when it
+    /// registers again (with the same ID: it moves there); a new ID, or ``unregister()``,
+    /// drops it. See ``settleDetachedNode(becoming:)``.
+    private var detachedRegistration: NodeRegistration?
+    /// Whether debug mode was told that the node moved (once per analyzer).
+    private var moveReported = false
     /// The analyzer whose node is the parent of this one's, while registered.
     private weak var parentAnalyzer: Analyzer?
     private var pendingEvents = Deque<PendingEvent>()
@@ -253,8 +260,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
-    /// Records the current value of `observee` now and `ana-updated` on every later change.
-    public func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String) {
+    /// Records `ana-updated` with the value of `observee` on every change and, unless
+    /// `initial` is `false`, with its current value now (see
+    /// ``Analyzing/observe(_:for:initial:)``).
+    public func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String, initial: Bool) {
         // Under the lock, so a concurrent detach() sees the observation and a change made
         // meanwhile is recorded after the initial value.
         Self.lock.withLock {
@@ -266,7 +275,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 Self.lock.withLock { self.update(observee.value, for: keyPath) }
             }
             observationCancellers.append((keyPath, { observee.removeObserver(token) }))
-            update(observee.value, for: keyPath)
+            if initial { update(observee.value, for: keyPath) }
         }
     }
 
@@ -405,8 +414,35 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// The registration, unless it or an ancestor's was cancelled since; then it is
     /// forgotten (the core removed the node with that ancestor).
     private var liveRegistration: NodeRegistration? {
-        if let registration, !registration.isLive { forgetRegistration() }
+        if let registration, !registration.isLive {
+            // A kept node belongs to its position: its parent's analyzer drops it.
+            if registration.kept == nil { detachedRegistration = registration }
+            forgetRegistration()
+        }
         return registration
+    }
+
+    /// Before registering as `id`: drops the detached node (see ``detachedRegistration``)
+    /// unless `id` is its ID; then the core takes it back, and the detached registration is
+    /// returned (to say where the node was).
+    private func settleDetachedNode(becoming id: NodeID) -> NodeRegistration? {
+        guard let detached = detachedRegistration else { return nil }
+        detachedRegistration = nil
+        if detached.id == id { return detached }
+        detached.manager.send(.deregister(id: detached.id))
+        return nil
+    }
+
+    /// In debug mode, says once per analyzer that its node moved to another parent than the
+    /// one `detached` had (a node that follows its parent, the same parent's node registered
+    /// again, is not said to move).
+    private func reportMove(from detached: NodeRegistration?) {
+        guard let detached, !moveReported, let registration, detached.parent?.id != registration.parent?.id,
+            registration.manager.dependency.debug
+        else { return }
+        let moved = NodeMove(id: registration.id, from: detached.path, to: registration.path)
+        moveReported = true
+        registration.manager.report(moved)
     }
 
     /// Registers the node if the parent chain allows; `true` when registered.
@@ -445,6 +481,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         guard let parentRegistration = parent.registration else { return }
         let manager = parentRegistration.manager
         let parentRecord = parentRegistration.record
+        let detached = settleDetachedNode(becoming: id)
         let record: NodeRegistration
         if let node = parentRecord.keptChildren[id], node.record.isLive, node.name == name, node.index == index {
             record = node.record
@@ -454,20 +491,26 @@ public class Analyzer: Analyzing, @unchecked Sendable {
                 manager.send(.deregister(id: id))
             }
             manager.send(.register(id: id, parent: parentRegistration.id, name: name, index: index, namespace: namespace, attributes: nil))
-            record = NodeRegistration(id: id, manager: manager, parent: parentRecord)
+            record = NodeRegistration(id: id, name: name, manager: manager, parent: parentRecord)
             parentRecord.keptChildren[id] = KeptNode(record: record, name: name, index: index)
         }
-        registration = NodeRegistration(id: id, manager: manager, parent: parentRegistration, kept: record)
+        registration = NodeRegistration(id: id, name: name, manager: manager, parent: parentRegistration, kept: record)
         parentAnalyzer = parent
+        reportMove(from: detached)
         sendPendingEvents(to: id, manager: manager)
     }
 
     /// Registers the node as `id` under `parent`'s (none for the root) and sends the events
     /// that waited for it.
+    ///
+    /// When an ancestor's deregistration had detached the node (the analyzer stayed), the core
+    /// takes it back here, moved, with its values, visibility and kept events.
     func sendRegistration(id: NodeID, name: String, under parent: Analyzer?, manager: Manager) {
+        let detached = settleDetachedNode(becoming: id)
         manager.send(.register(id: id, parent: parent?.registration?.id, name: name, index: index, namespace: namespace, attributes: nil))
-        registration = NodeRegistration(id: id, manager: manager, parent: parent?.registration)
+        registration = NodeRegistration(id: id, name: name, manager: manager, parent: parent?.registration)
         parentAnalyzer = parent
+        reportMove(from: detached)
         sendPendingEvents(to: id, manager: manager)
     }
 
@@ -489,10 +532,15 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// registration makes them forget theirs. A kept node stays: only this analyzer's
     /// binding to it is released.
     private func unregister() {
-        guard let registration = liveRegistration else { return }
-        registration.cancel()
-        if registration.kept == nil { registration.manager.send(.deregister(id: registration.id)) }
-        forgetRegistration()
+        if let registration = liveRegistration {
+            registration.cancel()
+            if registration.kept == nil { registration.manager.send(.deregister(id: registration.id)) }
+            forgetRegistration()
+        }
+        if let detached = detachedRegistration {
+            detachedRegistration = nil
+            detached.manager.send(.deregister(id: detached.id))
+        }
     }
 
     private func forgetRegistration() {

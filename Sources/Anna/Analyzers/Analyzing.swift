@@ -23,10 +23,13 @@ public protocol Analyzing: AnyObject, Sendable {
     func record(_ event: String, with attributes: [String: JSONValue]?)
     /// Records a value update: `ana-updated` with `key-path` and (unless `nil`) `value`.
     func update(_ value: (any JSONValueConvertible)?, for keyPath: String)
-    /// Records the current value of `observee` now and `ana-updated` on every later change.
-    func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String)
-    /// Stops the observations made with ``observe(_:for:)`` for `keyPath` (e.g. a reused cell
-    /// that now shows another item).
+    /// Records `ana-updated` with `key-path` and the value of `observee` on every change of
+    /// its value; with `initial`, also with its current value at once, as the reference's
+    /// key-value observation does (its `.initial` option). Pass `initial: false` when only
+    /// changes the user makes are events (a switch's state read when the screen opens).
+    func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String, initial: Bool)
+    /// Stops the observations made with ``observe(_:for:initial:)`` for `keyPath` (e.g. a
+    /// reused cell that now shows another item).
     func stopObserving(for keyPath: String)
     /// Stops observing and deregisters the node (and its descendants). Called on deinit.
     func detach()
@@ -36,6 +39,12 @@ public protocol Analyzing: AnyObject, Sendable {
 }
 
 extension Analyzing {
+    /// Records the current value of `observee` at once and `ana-updated` on every later
+    /// change: ``observe(_:for:initial:)`` with `initial: true`.
+    public func observe<Value>(_ observee: ObservableValue<Value>, for keyPath: String) {
+        observe(observee, for: keyPath, initial: true)
+    }
+
     /// Records an event without attributes.
     public func record(_ event: String) {
         record(event, with: nil)

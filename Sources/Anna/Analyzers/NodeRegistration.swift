@@ -17,6 +17,8 @@
 final class NodeRegistration {
     /// The node's ID.
     let id: NodeID
+    /// The node's name (for the path a debug message shows).
+    let name: String
     /// The manager the node was registered with.
     let manager: Manager
     /// ``manager`` for the per-event path, which calls it without retaining it: a manager
@@ -35,8 +37,9 @@ final class NodeRegistration {
     /// How many registrations were ever cancelled (under ``Analyzer``'s lock).
     nonisolated(unsafe) private static var cancellations = 0
 
-    init(id: NodeID, manager: Manager, parent: NodeRegistration?, kept: NodeRegistration? = nil) {
+    init(id: NodeID, name: String, manager: Manager, parent: NodeRegistration?, kept: NodeRegistration? = nil) {
         self.id = id
+        self.name = name
         self.manager = manager
         unretainedManager = Unmanaged.passUnretained(manager)
         self.parent = parent
@@ -68,6 +71,18 @@ final class NodeRegistration {
             current = parent
         }
         return false
+    }
+
+    /// The node's path as tasks see it (`/notes/new`; the root's is empty), from the names
+    /// it and its ancestors were registered with.
+    var path: String {
+        var names: [String] = []
+        var current: NodeRegistration? = self
+        while let registration = current, let parent = registration.parent {
+            names.append(registration.name)
+            current = parent
+        }
+        return names.reversed().map { "/" + $0 }.joined()
     }
 
     /// Marks the node deregistered (and so its descendants), or, for a binding to a kept

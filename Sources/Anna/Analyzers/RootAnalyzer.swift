@@ -40,6 +40,16 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
         return true
     }
 
+    /// Forgets which analyzer has the focus: analyzers enabled from now on hang where their
+    /// responder chain leads, not under the control or row focused last. A new window root
+    /// starts a fresh focus path this way (the kit's `Window` and `Application` call it).
+    public func resetFocus() {
+        Self.lock.withLock {
+            focusedAnalyzer = nil
+            focusSequence = Self.nextSequence()
+        }
+    }
+
     func focus(on analyzer: Analyzer) {
         focusedAnalyzer = analyzer
         focusSequence = Self.nextSequence()

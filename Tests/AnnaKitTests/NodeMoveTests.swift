@@ -1,0 +1,85 @@
+import Anna
+import AnnaKit
+import CoreJS
+import Testing
+
+/// A node whose parent node goes while its object stays moves to its new parent with its
+/// values, visibility and kept events; debug mode says so once.
+@MainActor
+@Suite("Node moves")
+struct NodeMoveTests {
+    /// notes (count 0) in a navigation stack; its "new" button tapped, then notes (count 1)
+    /// pushed: the pushed screen hangs under the button, `/notes/new/notes`.
+    private func pushedUnderButton(_ harness: Harness) -> (NotesViewController, NotesViewController) {
+        let first = NotesViewController(count: 0)
+        let navigation = harness.showInNavigation(first)
+        first.new.tap()
+        let second = NotesViewController(count: 1)
+        navigation.pushViewController(second)
+        return (first, second)
+    }
+
+    private func probes(_ harness: Harness) async -> [JSONValue] {
+        await harness.results().map(\.value).filter { $0["event"] == "probe" }
+    }
+
+    @Test("a screen whose parent button goes moves to the screen below with its count, visibility and first appearance")
+    func movesWithValues() async throws {
+        let harness = Harness(module: "notes")
+        let (first, second) = pushedUnderButton(harness)
+        second.analyzer.record("probe")
+        first.new.analyzer.detach()  // the button's node goes; the pushed screen stays
+        second.analyzer.record("probe")
+
+        let probes = await probes(harness)
+        let probe = { (path: JSONValue) -> JSONValue in
+            ["event": "probe", "path": path, "count": 1, "pinned": nil, "visible": true, "shownBy": "ana-appeared"]
+        }
+        #expect(probes == [probe("/notes/new/notes"), probe("/notes/notes")])
+        // The screen's buttons follow when they next record (see descendantsFollow).
+        #expect(try await harness.nodes().map(\.description) == ["/notes", "/notes/sign-out", "/notes/notes"])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+
+    @Test("a moved screen's buttons follow it when they record again, with their own values")
+    func descendantsFollow() async throws {
+        let harness = Harness(module: "notes")
+        let (first, second) = pushedUnderButton(harness)
+        second.signOut.analyzer.update(3, for: "count")
+        first.new.analyzer.detach()
+        second.signOut.analyzer.record("probe")
+        let probes = await probes(harness)
+        #expect(probes.map { $0["path"] } == ["/notes/notes/sign-out"])
+        #expect(probes.map { $0["count"] } == [3])
+    }
+
+    @Test("debug mode says once that the node moved, naming both paths")
+    func debugSaysSoOnce() async throws {
+        let harness = Harness(module: "notes", debug: true)
+        let (first, second) = pushedUnderButton(harness)
+        first.new.analyzer.detach()
+        second.analyzer.record("probe")
+        second.analyzer.record("probe")
+        second.new.tap()
+        _ = await harness.results()
+        let moves = harness.collector.errors.compactMap { $0 as? NodeMove }
+        #expect(
+            moves.map(\.description) == [
+                "node /notes/new/notes moved to /notes/notes: a node above it was deregistered while its analyzer stayed; "
+                    + "its values, visibility and recent events moved with it"
+            ])
+        #expect(harness.collector.errors.count == 1)
+    }
+
+    @Test("a renamed screen's descendants keep their values under the new name, and nothing is said")
+    func renamedParent() async throws {
+        let harness = Harness(module: "notes", debug: true)
+        let (first, second) = pushedUnderButton(harness)
+        first.analyzer.enable(naming: "home")
+        second.analyzer.record("probe")
+        let probes = await probes(harness)
+        #expect(probes.map { $0["path"] } == ["/home/new/notes"])
+        #expect(probes.map { $0["count"] } == [1])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+}
