@@ -10,6 +10,11 @@ import Foundation
 /// Results and errors reach ``delegate`` on ``delegateQueue``, and the async sequences from
 /// ``results()`` and ``errors()``.
 ///
+/// When the process ends normally (a return from `main`, `exit()`) without ``flush()``, an
+/// `atexit` handler gives the live managers at most 2 s together to handle what was sent,
+/// write it to the recording and store its results in the ``Dependency/outbox``; what it
+/// could not save is counted in one line on standard error.
+///
 /// ```swift
 /// let manager = Manager(moduleURL: URL(fileURLWithPath: "analytics"))
 /// manager.delegate = self
@@ -21,7 +26,7 @@ public final class Manager: Sendable {
     /// How the manager was configured.
     public let dependency: Dependency
 
-    private let delivery: ResultDelivery
+    let delivery: ResultDelivery
     /// ``Dependency/inspector``, kept apart: read on every operation.
     private let inspector: (any ManagerInspector)?
     let script: ScriptQueue
@@ -34,6 +39,7 @@ public final class Manager: Sendable {
         delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox, inspector: dependency.inspector)
         defer {
             if dependency.debug { DebugManagers.add(self) }
+            ExitDrain.add(self)
             inspector?.attach(to: self)
         }
         script = ScriptQueue(

@@ -12,7 +12,9 @@ extension Manager {
         /// How the module's runtime is made (passed to the engine unchanged).
         public var runtime: RuntimeConfiguration
         /// When set, every operation sent to the core is also written to this file in the
-        /// event-stream format (opt-in), so `anna run` can replay the session exactly.
+        /// event-stream format (opt-in), so `anna run` can replay the session exactly. It is
+        /// written as it goes (each chunk as the script queue takes it) and, at a normal
+        /// process exit, what was sent before is still written (see ``Manager``).
         public var recordingURL: URL?
         /// Where errors go that no one handles (a delegate without `didCatch`, or no delegate
         /// and no ``Manager/errors()`` stream), and warnings about the delegate. By default

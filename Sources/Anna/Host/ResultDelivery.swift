@@ -1,5 +1,6 @@
 import CoreJS
 import Dispatch
+import Foundation
 import Logging
 
 /// Where a ``Manager``'s results and errors go: its delegate on the delegate queue, and the
@@ -16,6 +17,8 @@ final class ResultDelivery: Sendable {
     }
 
     private let observers = Locked(Observers())
+    /// The blocks handed to the delegate queue and not yet finished, for the drain at exit.
+    private let outstanding = Locked(OutstandingBlocks())
     private let logger: Logger
     private let outbox: (any ResultSink)?
     private let inspector: (any ManagerInspector)?
@@ -105,7 +108,14 @@ final class ResultDelivery: Sendable {
         guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil || inspector != nil
         else { return }
         let keptPerBlock = inspector?.resultsKeptPerBlock ?? 0
+        let block = DeliveryBlock(parts: parts)
+        let number = outstanding.withLock { $0.add(block) }
         queue.async {
+            guard block.begin() else { return }  // taken by the drain at exit
+            defer {
+                block.end()
+                self.outstanding.withLock { $0.remove(number) }
+            }
             var inspected = inspector.map { _ in DeliveredBlockCollector(limit: keptPerBlock) }
             func report(_ error: any Error) {
                 for continuation in errorContinuations { continuation.yield(error) }
@@ -120,11 +130,12 @@ final class ResultDelivery: Sendable {
                 if let outbox {
                     do { try outbox.append(result, time: Manager.now()) } catch { report(error) }
                 }
+                block.countDelivered()
                 for continuation in resultContinuations { continuation.yield(copy result) }
                 delegate?.manager(manager, didSend: result)
                 inspected?.keep(result)
             }
-            for part in parts {
+            for part in block.parts {
                 switch part {
                 case let .result(result): send(result)
                 case let .pending(pending):
@@ -138,6 +149,82 @@ final class ResultDelivery: Sendable {
             }
             if let inspector, let block = inspected?.block(), !block.isEmpty { inspector.manager(manager, didDeliver: block) }
         }
+    }
+
+    /// The drain at exit: waits until `deadline` for the delegate queue to deliver the blocks
+    /// handed to it, unless the exiting thread is the one that would run them (it is inside
+    /// one, or the queue is `.main` and it is the main thread). The blocks not started then
+    /// are taken: their results go to the sink only, their errors to the logger.
+    /// - Returns: The results that reached no sink (`results`) and those the delegate never saw.
+    func drainAtExit(before deadline: ContinuousClock.Instant) -> (results: Int, undelivered: Int) {
+        let thread = DeliveryBlock.currentThread()
+        let queue = delegateQueue
+        let blocked = (queue === DispatchQueue.main && Thread.isMainThread) || outstanding.withLock { $0.isRunning(on: thread) }
+        if !blocked {
+            while !outstanding.withLock({ $0.blocks.isEmpty }) && ContinuousClock.now < deadline {
+                usleep(1000)
+            }
+        }
+        var results = 0
+        var undelivered = 0
+        for block in outstanding.withLock({ Array($0.blocks.values) }) {
+            if block.claim() {
+                let (stored, total) = deliverToSinkOnly(block.parts)
+                results += total - stored
+                undelivered += total
+            } else {
+                // Still being delivered (on this thread, below the exit, or stuck elsewhere).
+                let rest = max(0, Self.resultCount(of: block.parts) - block.deliveredCount)
+                results += outbox == nil ? 0 : rest
+                undelivered += rest
+            }
+        }
+        return (results, undelivered)
+    }
+
+    /// Appends the results of `parts` to the sink (errors go to the logger).
+    /// - Returns: How many results the sink took, of how many.
+    private func deliverToSinkOnly(_ parts: [Part]) -> (stored: Int, total: Int) {
+        var stored = 0
+        var total = 0
+        func send(_ result: AnalyticsResult) {
+            total += 1
+            guard let outbox else {
+                stored += 1  // no sink: only the delegate misses it
+                return
+            }
+            do {
+                try outbox.append(result, time: Manager.now())
+                stored += 1
+            } catch {
+                logger.error("\(error)")
+            }
+        }
+        for part in parts {
+            switch part {
+            case let .result(result): send(result)
+            case let .pending(pending):
+                do { try pending.forEachResult { _, result in send(result) } } catch { logger.error("\(error)") }
+            case let .error(error): logger.log(level: Self.logLevel(of: error), "\(error)")
+            }
+        }
+        return (stored, total)
+    }
+
+    /// How many results `parts` hold.
+    private static func resultCount(of parts: [Part]) -> Int {
+        var count = 0
+        for part in parts {
+            switch part {
+            case .result: count += 1
+            case let .pending(pending):
+                do { try pending.forEachResult { _, _ in count += 1 } } catch {
+                    // Counted up to the fault, which its delivery reports.
+                }
+            case .error: break
+            }
+        }
+        return count
     }
 }
 
@@ -165,5 +252,26 @@ extension ResultDelivery {
             self[keyPath: continuations][nextToken] = continuation
             return nextToken
         }
+    }
+}
+
+/// The blocks a ``ResultDelivery`` handed to the delegate queue and not yet finished.
+private struct OutstandingBlocks {
+    var blocks: [Int: DeliveryBlock] = [:]
+    private var next = 0
+
+    mutating func add(_ block: DeliveryBlock) -> Int {
+        next += 1
+        blocks[next] = block
+        return next
+    }
+
+    mutating func remove(_ number: Int) {
+        blocks[number] = nil
+    }
+
+    /// Whether a block is being delivered on `thread`.
+    func isRunning(on thread: UInt) -> Bool {
+        blocks.values.contains { $0.runningThread == thread }
     }
 }

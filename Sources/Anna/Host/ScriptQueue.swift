@@ -32,11 +32,44 @@ final class ScriptQueue: @unchecked Sendable {
     private var recorderFailed = false
     /// Results and errors gathered since the last delivery, in order.
     private var collected: [ResultDelivery.Part] = []
+    /// While a task runs: the operations of its chunk after it (the drain at exit counts them
+    /// when the task ends the process).
+    private var operationsAfterTask = 0
 
     init(configuration: AnalyticsEngine.Configuration, recordingURL: URL?, delivery: ResultDelivery) {
         self.configuration = configuration
         self.recordingURL = recordingURL
         self.delivery = delivery
+        queue.setSpecific(key: Self.queueKey, value: UInt(bitPattern: ObjectIdentifier(self)))
+    }
+
+    /// Marks the script queues, so the drain at exit knows the thread it runs on.
+    private static let queueKey = DispatchSpecificKey<UInt>()
+
+    /// Whether the calling thread is running this queue's work.
+    private var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: Self.queueKey) == UInt(bitPattern: ObjectIdentifier(self))
+    }
+
+    /// Starts the drain at exit: resumes a paused queue and queues a signal behind everything
+    /// sent so far; `nil` when the exiting thread runs this queue (it cannot wait for itself).
+    func beginExitDrain(for manager: Manager) -> DispatchSemaphore? {
+        guard !isCurrent else {
+            deliverCollected(to: manager)  // a task on this queue ends the process: what ran is delivered
+            return nil
+        }
+        let handled = DispatchSemaphore(value: 0)
+        setPaused(false, for: manager)
+        enqueue(for: manager) { $0.append(.handled { handled.signal() }) }
+        return handled
+    }
+
+    /// Waits for the drain at exit begun by ``beginExitDrain(for:)`` until `deadline`.
+    /// - Returns: How many operations were still queued (not handled, not recorded) then.
+    func finishExitDrain(_ handled: DispatchSemaphore?, before deadline: ContinuousClock.Instant) -> Int {
+        guard let handled else { return queuedCount + operationsAfterTask }
+        let seconds = max(0, Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000)
+        return handled.wait(timeout: .now() + seconds) == .success ? 0 : queuedCount
     }
 
     /// Adds work under the queue's lock and schedules a drain unless one is scheduled; the
@@ -73,8 +106,10 @@ final class ScriptQueue: @unchecked Sendable {
             for (position, task) in chunk.tasks {
                 apply(chunk.operations, start..<position)
                 start = position
+                operationsAfterTask = chunk.operations.count - position
                 run(task, for: manager)
             }
+            operationsAfterTask = 0
             apply(chunk.operations, start..<chunk.operations.count)
             deliverCollected(to: manager)
             chunk.removeAll()
@@ -104,6 +139,9 @@ final class ScriptQueue: @unchecked Sendable {
         case let .barrier(resume):
             deliverCollected(to: manager)
             delivery.delegateQueue.async { resume() }
+        case let .handled(signal):
+            deliverCollected(to: manager)
+            signal()
         }
     }
 
@@ -112,11 +150,13 @@ final class ScriptQueue: @unchecked Sendable {
     private func apply(_ batch: EncodedOperations, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let decoder = OperationDecoder(batch: batch, table: strings)
-        guard case let .success(engine) = loadedEngine() else {
+        let loaded = loadedEngine()
+        // Recorded as sent, whether or not the module loaded: the session is what the app did.
+        recorder?.record(range.lazy.map(decoder.operation(at:)))
+        guard case let .success(engine) = loaded else {
             if configuration.debug { keepForReplay(range.map(decoder.operation(at:))) }
             return
         }
-        recorder?.record(range.lazy.map(decoder.operation(at:)))
         engine.apply(
             batch, range, strings: strings, operation: { decoder.operation(at: $0).operation },
             onError: { _, error in report(error) })
@@ -159,8 +199,7 @@ final class ScriptQueue: @unchecked Sendable {
             // into the standard library's shared empty storage, a race ThreadSanitizer reports.
             if !backlog.isEmpty {
                 let replayed = Array(backlog)
-                backlog.removeAll()
-                recorder?.record(replayed)
+                backlog.removeAll()  // recorded when they were sent
                 engine.apply(replayed) { _, error in report(error) }
             }
             return .success(engine)
