@@ -72,7 +72,11 @@ public final class Collector: Sendable {
         }
         let application = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "anna-collect"),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "anna-collect",
+                availableConnectionsDelegate: .maximum(
+                    configuration.maximumConnections ?? CollectorConnectionCap.default, logger: Logger(label: "anna.collect"))),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: {
                 var logger = Logger(label: "anna.collect")
@@ -140,7 +144,7 @@ public final class Collector: Sendable {
         let bytes = Array(body.readableBytesView)
         if let maximum = failures.maximumBodyBytes, bytes.count > maximum {
             record(413)
-            printLine("request \(number): 413, a body of \(bytes.count) bytes is over \(maximum)")
+            printLine("request \(number): 413, a body of \(counted(bytes.count, "byte")) is over \(maximum)")
             return Response(status: .contentTooLarge, body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"too large\"}")))
         }
         let batch: [WireFormat.ReceivedMessage]
@@ -157,7 +161,7 @@ public final class Collector: Sendable {
                 $0.count = batch.count
                 $0.messageIds = ids
             }
-            printLine("request \(number): \(failures.rejectStatus), \(batch.count) results refused (\(bad.messageId) contains \(poison))")
+            printLine("request \(number): \(failures.rejectStatus), \(counted(batch.count, "result")) refused (\(bad.messageId) contains \(poison))")
             return Response(
                 status: .init(code: failures.rejectStatus), headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"refused\",\"messageId\":\(JSONValue.string(bad.messageId).jsonText)}")))
@@ -168,7 +172,7 @@ public final class Collector: Sendable {
             $0.new = new
             $0.messageIds = ids
         }
-        printLine("batch \(number): \(batch.count) results (\(new) new, \(batch.count - new) duplicates) -> 200")
+        printLine("batch \(number): \(counted(batch.count, "result")) (\(new) new, \(counted(batch.count - new, "duplicate"))) -> 200")
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(string: "{\"accepted\":\(batch.count),\"new\":\(new)}")))

@@ -8,6 +8,13 @@ public struct CollectorConfiguration: Sendable {
     public var storePath: String
     /// Failures injected before a batch is looked at.
     public var failures = FailureInjection()
+    /// How long a connection may take to send a whole request head (from its opening, or from
+    /// the end of its last answer), and how long it may send nothing in the middle of a body,
+    /// before the collector closes it.
+    public var idleTimeout: Duration = .seconds(10)
+    /// The most connections served at once; beyond it, new ones wait in the listen queue until
+    /// one closes. `nil`: ``CollectorConnectionCap/default`` (derived from the file-descriptor limit).
+    public var maximumConnections: Int?
 
     /// A collector storing into `storePath`.
     public init(storePath: String, port: Int = 0) {
