@@ -221,8 +221,13 @@ struct ReplayHardeningTests {
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderrLines.filter { $0 == LoadWarningTests.warning }.count == 1, "\(plain.stderr)")
 
-        let required = try await AnnaProcess.run(arguments + ["--require-coverage"], timeout: 60)
+        // A failed session too: the gaps are listed all the same, and the summary says the run failed.
+        try workspace.write("sessions/c.ndjson", "{not json\n")
+        let required = try await AnnaProcess.run(
+            arguments + ["--require-coverage", "--max-failed", "1", "--summary-json", workspace.file("summary.json")], timeout: 60)
         #expect(required.status == 1)
+        #expect(try JSONValue(parsing: try workspace.read("summary.json"))["succeeded"] == .bool(false))
+        try FileManager.default.removeItem(atPath: workspace.file("sessions/c.ndjson"))
         let task = LocalPath.real(workspace.file("module/task"))
         #expect(required.stderrLines.contains("\(task)/NoteDetail.js:1: task file never loaded (no node's namespace asked for it)"))
         #expect(required.stderrLines.contains { $0.hasPrefix("\(task)/index.js:2:") && $0.hasSuffix(": task '/never' never ran") })

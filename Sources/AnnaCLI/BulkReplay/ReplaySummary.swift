@@ -20,32 +20,37 @@ struct ReplaySummary {
     var skipped: Int { records.filter { $0.status == .skipped }.count }
     /// Failures recorded by an earlier run and not replayed again.
     var failedEarlier: Int { records.filter { $0.status == .failed && $0.earlierRun }.count }
-    /// Whether the run succeeds: at most ``maximumFailed`` sessions failed.
-    var succeeded: Bool { failed <= maximumFailed }
+    /// Whether `--require-coverage` found nothing missing (or was not given).
+    var covered = true
+
+    /// Whether at most ``maximumFailed`` sessions failed.
+    var withinMaximumFailed: Bool { failed <= maximumFailed }
+    /// Whether the run succeeds: at most ``maximumFailed`` sessions failed, and ``covered``.
+    var succeeded: Bool { withinMaximumFailed && covered }
 
     /// Prints the summary on standard error: one line of counts, each failure, then, when
-    /// a session failed, whether that fails the run.
+    /// a session failed, whether that is more than ``maximumFailed``.
     func print() {
         let lines = records.reduce(0) { $0 + $1.lines }
         let results = records.filter { $0.status == .done }.reduce(0) { $0 + $1.results }
-        let shardText = shard.map { ", shard \($0) of \(Self.count(listed, "session")) listed" } ?? ""
+        let shardText = shard.map { ", shard \($0) of \(Plural.count(listed, "session")) listed" } ?? ""
         let rate = seconds > 0 ? Double(done + failed - failedEarlier) / seconds : 0
         let earlier = failedEarlier > 0 ? " (\(failedEarlier) in an earlier run)" : ""
         printError(
-            "anna: \(Self.count(records.count, "session"))\(shardText): \(done) done, \(failed) failed\(earlier), \(skipped) skipped; "
-                + "\(Self.count(lines, "line")), \(Self.count(results, "result")) in \(String(format: "%.2f", seconds)) s "
+            "anna: \(Plural.count(records.count, "session"))\(shardText): \(done) done, \(failed) failed\(earlier), \(skipped) skipped; "
+                + "\(Plural.count(lines, "line")), \(Plural.count(results, "result")) in \(String(format: "%.2f", seconds)) s "
                 + "(\(String(format: "%.1f", rate)) sessions/s)")
         for record in records where record.status == .failed {
             let earlier = record.earlierRun ? " (in an earlier run; --retry-failed replays it)" : ""
             printError("anna: failed: \(record.session) (\(record.path)): \(record.reason ?? "")\(earlier)")
         }
         guard failed > 0 else { return }
-        if succeeded {
-            printError("anna: \(Self.count(failed, "session")) failed, within --max-failed \(maximumFailed)")
+        if withinMaximumFailed {
+            printError("anna: \(Plural.count(failed, "session")) failed, within --max-failed \(maximumFailed)")
         } else if maximumFailed > 0 {
-            printError("anna: \(Self.count(failed, "session")) failed, more than --max-failed \(maximumFailed); failing the run")
+            printError("anna: \(Plural.count(failed, "session")) failed, more than --max-failed \(maximumFailed); failing the run")
         } else {
-            printError("anna: \(Self.count(failed, "session")) failed; failing the run (--max-failed N accepts up to N)")
+            printError("anna: \(Plural.count(failed, "session")) failed; failing the run (--max-failed N accepts up to N)")
         }
     }
 
@@ -71,10 +76,5 @@ struct ReplaySummary {
             "succeeded": .bool(succeeded),
             "engineOptions": .array(engineOptions.map { .string($0) }),
         ])
-    }
-
-    /// `1 session`, `2 sessions`: `number` and `noun`, plural unless the number is 1.
-    static func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

@@ -64,10 +64,14 @@ final class LineReader {
     }
 
     /// Opens `path`, which must be a regular file (following links): a FIFO, socket or
-    /// device is refused without waiting for a writer (the file is opened without blocking,
-    /// then checked).
+    /// device is refused without waiting for a writer (checked before it is opened, and
+    /// again on what was opened, without blocking, in case the file was replaced between).
     /// - Throws: ``LineReaderError/cannotOpen(_:reason:)`` or ``LineReaderError/notRegularFile(_:kind:)``.
     init(regularFile path: String, maximumLineBytes: Int = LineReader.maximumLineBytes) throws(LineReaderError) {
+        var found = stat()
+        if stat(path, &found) == 0, found.st_mode & S_IFMT != S_IFREG {  // a device is not even opened
+            throw .notRegularFile(path, kind: Self.kind(of: found.st_mode))
+        }
         let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard opened >= 0 else { throw .cannotOpen(path, reason: String(cString: strerror(errno))) }
         var status = stat()
