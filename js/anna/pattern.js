@@ -28,6 +28,8 @@ function parsePattern(text, where) {
     return new PatternError(`Malformed pattern ${shown}${origin}: ${reason}.`, {
       pattern: text,
       file: where,
+      shown,
+      reason,
     });
   };
   if (typeof text !== 'string') {

@@ -129,8 +129,8 @@ class TaskLoader {
   /**
    * Loads `<directory>/<relative>.js` unless already loaded (always in debug mode).
    * A file that failed is not retried outside debug mode: its error is reported once.
-   * @throws {PatternError} from a malformed `match` pattern in the file
-   * @throws {LoadError} for any other error the file throws, naming the file
+   * @throws {LoadError} naming the file: for a misused `match` call (a malformed pattern, no
+   *   function; see `notLoaded`) or for any other error the file throws
    */
   load(relative, force) {
     if (force !== true && !this.wants(relative)) return;
@@ -190,10 +190,10 @@ class TaskLoader {
             'call it while the task file runs.');
         }
         const call = matchCall(patterns, fn, resolved);
-        if (call.problems.length > 0) throw call.problems[0];
         // The call's place: the first frame in this file (the call itself, or the line that
         // ran the code that called match).
         const frame = firstFrame(new Error().stack, (url) => url === resolved);
+        if (call.problems.length > 0) throw notLoaded(resolved, shortName, frame, call.problems[0]);
         const where = {
           file: resolved,
           relativeFile: shortName,
@@ -238,7 +238,9 @@ function matchCall(patterns, fn, file) {
   const list = Array.isArray(patterns) ? patterns : [patterns];
   const parsed = [];
   const problems = [];
-  if (list.length === 0) problems.push(new PatternError(`match() in ${file} was given no pattern.`, { file }));
+  if (list.length === 0) {
+    problems.push(new PatternError(`match() in ${file} was given no pattern.`, { file, reason: 'match() was given no pattern' }));
+  }
   for (const pattern of list) {
     try {
       parsed.push(parsePattern(pattern, file));
@@ -247,8 +249,11 @@ function matchCall(patterns, fn, file) {
     }
   }
   if (typeof fn !== 'function') {
-    problems.push(new AnnaError(`match(${JSON.stringify(list[0])}, ...) in ${file} needs a ` +
-      `function as its second argument, not ${fn === null ? 'null' : typeof fn}.`, { file }));
+    const needs = `needs a function as its second argument, not ${fn === null ? 'null' : typeof fn}`;
+    problems.push(new AnnaError(`match(${JSON.stringify(list[0])}, ...) in ${file} ${needs}.`, {
+      file,
+      reason: `match(${JSON.stringify(list[0])}, ...) ${needs}`,
+    }));
   }
   return { parsed, problems };
 }
@@ -339,6 +344,31 @@ function namesFile(error, file) {
   } catch (unreadable) {
     return false;
   }
+}
+
+/**
+ * The LoadError of a task file not loaded because of `problem`, a misused `match` call (a
+ * malformed pattern, no function) at `frame` (or null): `task file index.js was not loaded:
+ * malformed pattern 'a//tap' at index.js:2:1: it has an empty node name ('//').` It names
+ * the file relative to the task folder (`shortName`, also `.taskFile`) and points at the call
+ * (`sourceURL`, `line`, `column`); the problem stays reachable as `cause`.
+ */
+function notLoaded(file, shortName, frame, problem) {
+  const at = frame === null ? shortName : `${shortName}:${frame.line}:${frame.column}`;
+  const what = problem instanceof PatternError && problem.shown !== undefined
+    ? `malformed pattern ${problem.shown} at ${at}: ${problem.reason}`
+    : `${problem.reason !== undefined ? problem.reason : messageOf(problem)} (${at})`;
+  const error = new LoadError(`task file ${shortName} was not loaded: ${what}.`, { file, taskFile: shortName });
+  Object.defineProperty(error, 'cause', { value: problem, configurable: true, writable: true });
+  Object.defineProperty(error, 'fileMessage', { value: `${what}.`, configurable: true, writable: true });
+  if (frame !== null) {
+    // As JavaScriptCore marks a thrown error's place: the host unshifts a first line's column.
+    const shift = frame.line === 1 ? (GLOBAL[Symbol.for('anna.firstLineShift')] || 0) : 0;
+    error.sourceURL = file;
+    error.line = frame.line;
+    error.column = frame.column + shift;
+  }
+  return error;
 }
 
 function loadError(file, error) {

@@ -31,6 +31,12 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
         case let .moduleNotConstructor(module, found):
             return "analytics module \(module) must export a constructor (receive, config) => manager, found \(found)"
         case let .operationFailed(operation, error):
+            // A task file the core did not load names the file and the line itself
+            // (`task file index.js was not loaded: malformed pattern … at index.js:2:1: …`);
+            // the operation that happened to load it says nothing more.
+            if let exception = error.exception, exception.name == "LoadError", exception.thrownValue["taskFile"]?.stringValue != nil {
+                return exception.message
+            }
             // The core's own errors point into the core, which says nothing to the user.
             if let exception = error.exception, Self.coreErrorNames.contains(exception.name) {
                 return "\(operation) failed: \(exception.name): \(exception.message)"

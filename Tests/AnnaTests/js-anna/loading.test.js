@@ -118,12 +118,14 @@ module.exports = {
     assert.deepEqual([error.sourceURL, error.line, error.column], [file, 3, 8], 'the require call, in the task file');
   },
 
-  'a malformed pattern fails its file with a PatternError; other files keep their tasks'() {
+  'a malformed pattern fails its file with a LoadError naming the file and line; other files keep their tasks'() {
     const { manager, sent } = open('shop');
     manager.registerNode(1, null, '__root__');
     const error = assert.throws(() => manager.registerNode(2, 1, 'cart', null, 'Broken.Pattern'),
-      `Malformed pattern 'cart//tap' in ${SHOP}/Broken/Pattern.js: it has an empty node name ('//').`);
-    assert.equal(error.name, 'PatternError');
+      "task file Broken/Pattern.js was not loaded: malformed pattern 'cart//tap' at Broken/Pattern.js:3:6: " +
+      "it has an empty node name ('//').");
+    assert.equal(error.name, 'LoadError');
+    assert.deepEqual([error.file, error.line, error.column], [`${SHOP}/Broken/Pattern.js`, 3, 6]);
     assert.equal(manager.stats().tasks, 3, "only index.js's tasks");
     manager.registerNode(3, 2, 'checkout', null, 'Shop.Cart');
     manager.recordEvent('tap', null, 3);

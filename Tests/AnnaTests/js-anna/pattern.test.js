@@ -7,6 +7,8 @@ const { parsePattern } = require('anna');
 
 const INDEX_FILE = require.resolve('./fixtures/scripted/task/index.js');
 const ALPHA_FILE = require.resolve('./fixtures/scripted/task/Lib/Alpha.js');
+// Where the scripted index.js calls the test's script, which calls `match`.
+const MATCH_COLUMN = 53;
 
 // 1 __root__ (path '')
 //   2 master              /master
@@ -102,37 +104,42 @@ for (const [pattern, reason] of MALFORMED) {
   tests[`malformed pattern '${pattern}' is rejected naming the file and pattern`] = () => {
     const { manager } = scripted((match) => match(pattern, () => 1));
     const error = assert.throws(() => manager.registerNode(1, null, 'root'),
-      `Malformed pattern '${pattern}' in ${INDEX_FILE}: ${reason}.`);
-    assert.equal(error.name, 'PatternError');
-    assert.ok(error instanceof Error, 'a PatternError is an Error');
+      `task file index.js was not loaded: malformed pattern '${pattern}' at index.js:6:${MATCH_COLUMN}: ${reason}.`);
+    assert.equal(error.name, 'LoadError', 'counted as a task file that failed to load');
+    assert.deepEqual([error.taskFile, error.file, error.sourceURL, error.line], ['index.js', INDEX_FILE, INDEX_FILE, 6]);
+    assert.equal(error.cause.name, 'PatternError', 'the malformed pattern stays reachable');
+    assert.equal(error.cause.message, `Malformed pattern '${pattern}' in ${INDEX_FILE}: ${reason}.`);
   };
 }
 
 tests['a pattern that is not a string is rejected'] = () => {
   const { manager } = scripted((match) => match(42, () => 1));
   const error = assert.throws(() => manager.registerNode(1, null, 'root'),
-    `Malformed pattern 42 in ${INDEX_FILE}: a pattern must be a string, not number.`);
-  assert.equal(error.name, 'PatternError');
+    `task file index.js was not loaded: malformed pattern 42 at index.js:6:${MATCH_COLUMN}: a pattern must be a string, not number.`);
+  assert.equal(error.name, 'LoadError');
 };
 
 tests['a malformed pattern inside a list is rejected'] = () => {
   const { manager } = scripted((match) => match(['ok/tap', 'bad//tap'], () => 1));
   assert.throws(() => manager.registerNode(1, null, 'root'),
-    /^Malformed pattern 'bad\/\/tap' in .*index\.js: it has an empty node name/);
+    /^task file index\.js was not loaded: malformed pattern 'bad\/\/tap' at index\.js:6:\d+: it has an empty node name/);
 };
 
 tests['an empty pattern list is rejected'] = () => {
   const { manager } = scripted((match) => match([], () => 1));
   const error = assert.throws(() => manager.registerNode(1, null, 'root'),
-    `match() in ${INDEX_FILE} was given no pattern.`);
-  assert.equal(error.name, 'PatternError');
+    `task file index.js was not loaded: match() was given no pattern (index.js:6:${MATCH_COLUMN}).`);
+  assert.equal(error.name, 'LoadError');
+  assert.equal(error.cause.name, 'PatternError');
 };
 
 tests['match needs a function'] = () => {
   const { manager } = scripted((match) => match('tap', 'not a function'));
   const error = assert.throws(() => manager.registerNode(1, null, 'root'),
-    `match("tap", ...) in ${INDEX_FILE} needs a function as its second argument, not string.`);
-  assert.equal(error.name, 'AnnaError');
+    'task file index.js was not loaded: match("tap", ...) needs a function as its second argument, not string ' +
+    `(index.js:6:${MATCH_COLUMN}).`);
+  assert.equal(error.name, 'LoadError');
+  assert.equal(error.cause.name, 'AnnaError');
 };
 
 tests['a malformed pattern drops its whole file and leaves other files alone'] = () => {
@@ -145,7 +152,8 @@ tests['a malformed pattern drops its whole file and leaves other files alone'] =
   });
   manager.registerNode(1, null, 'root');
   assert.throws(() => manager.registerNode(2, 1, 'cell', null, 'Lib.Alpha'),
-    `Malformed pattern 'cell//tap' in ${ALPHA_FILE}: it has an empty node name ('//').`);
+    new RegExp("^task file Lib/Alpha\\.js was not loaded: malformed pattern 'cell//tap' at Lib/Alpha\\.js:\\d+:\\d+: " +
+      "it has an empty node name \\('//'\\)\\.$"));
   manager.recordEvent('tap', null, 2);
   assert.deepEqual(sent(), ['index']);
   assert.equal(manager.stats().tasks, 1);
