@@ -38,7 +38,9 @@ public final class Outbox: Sendable {
     /// - Parameters:
     ///   - onError: What the outbox reports when no call is there to throw to (a failed
     ///     write, drops by the caps, a salvage); by default swift-log's `anna.outbox` logger.
-    /// - Throws: ``OutboxError/storage(path:message:)`` when the file cannot be opened or created.
+    /// - Throws: ``OutboxError/notAnOutbox(path:detail:)`` when the file is something else
+    ///   (another SQLite database, a text file; it is left as it is),
+    ///   ``OutboxError/storage(path:message:)`` when the file cannot be opened or created.
     public init(
         path: String, configuration: OutboxConfiguration = OutboxConfiguration(),
         onError: (@Sendable (OutboxError) -> Void)? = nil
@@ -48,10 +50,16 @@ public final class Outbox: Sendable {
         self.configuration = configuration
         self.onError = report
         var salvage: OutboxError?
+        switch OutboxFileKind.of(path: path) {
+        case let .foreign(detail): throw OutboxError.notAnOutbox(path: path, detail: detail)
+        case .new where configuration.readOnly:
+            throw OutboxError.notAnOutbox(path: path, detail: "empty, or an SQLite database without tables")
+        case .new, .outbox: break
+        }
         do {
             store = try OutboxStore(path: path, configuration: configuration)
         } catch {
-            guard let detail = OutboxSalvage.damage(in: error) else {
+            guard let detail = OutboxSalvage.damage(in: error), !configuration.readOnly else {
                 throw OutboxError.storage(path: path, message: "cannot open the outbox: \(error)")
             }
             let (salvaged, summary) = try OutboxSalvage.salvage(path: path, configuration: configuration, detail: detail)
@@ -69,7 +77,9 @@ public final class Outbox: Sendable {
     }
 
     /// A sink for ``Manager/Dependency/outbox`` that appends every result under `session`.
-    /// Give the same session name to a replay of the same session so its message IDs repeat.
+    /// A message ID is the session and the result's position in it (counted from 0 by this
+    /// outbox), so a replay of the same session under the same name repeats its IDs and a
+    /// collector drops what it already has; a name stands for one session only.
     public func sink(session: String = Outbox.newSession()) -> OutboxSink {
         OutboxSink(outbox: self, session: session)
     }
@@ -77,14 +87,24 @@ public final class Outbox: Sendable {
     /// Queues `result` under `session` and returns at once.
     /// - Parameter time: When the result was delivered, in milliseconds since the epoch.
     /// - Throws: ``OutboxError/resultTooLarge(bytes:limit:task:)`` (counted under `tooLarge`),
+    ///   ``OutboxError/resultTooDeep(depth:limit:task:)`` (counted under `tooDeep`),
     ///   ``OutboxError/backpressure(dropped:limit:)`` for the first result of an episode in
-    ///   which the writer fell behind (each dropped result counted), ``OutboxError/closed(path:)``.
+    ///   which the writer fell behind (each dropped result counted),
+    ///   ``OutboxError/writeFailed(path:count:message:)`` for the first result refused while
+    ///   writes fail, ``OutboxError/closed(path:)``, and ``OutboxError/storage(path:message:)``
+    ///   when another `Outbox` appends to the same file.
     public func append(_ result: AnalyticsResult, session: String, time: Double) throws(OutboxError) {
+        if configuration.readOnly { throw .storage(path: path, message: "opened read-only: the result was not kept") }
         let text = result.value.jsonText
         let resultBytes = text.utf8.count
         guard resultBytes <= configuration.maximumResultBytes else {
             writer.countDrop(.tooLarge)
             throw .resultTooLarge(bytes: resultBytes, limit: configuration.maximumResultBytes, task: result.meta?.task)
+        }
+        let depth = WireFormat.depth(of: result.value)
+        guard depth <= WireFormat.maximumResultDepth else {
+            writer.countDrop(.tooDeep)
+            throw .resultTooDeep(depth: depth, limit: WireFormat.maximumResultDepth, task: result.meta?.task)
         }
         let meta = result.meta
         let appendedAt = Date().timeIntervalSince1970
@@ -102,6 +122,20 @@ public final class Outbox: Sendable {
             }, bytes: bytes)
         if let refusal { throw refusal }
     }
+
+    /// Waits until every result appended so far is written to the file, or until `deadline`,
+    /// or until a write fails (a full disk does not empty itself); safe on any thread (an
+    /// `atexit` handler on the main thread included).
+    /// - Returns: How many appended results are not written (lost if the process ends now).
+    public func drain(before deadline: ContinuousClock.Instant) -> Int {
+        if configuration.readOnly { return 0 }
+        return writer.drain(before: deadline)
+    }
+
+    /// Results appended to this outbox that never reached the file: refused while writes
+    /// failed (disk full), or still unwritten at ``close()``. Counted under
+    /// `dropped.writeFailed` too, in the file once a write succeeds.
+    public var lostCount: Int { writer.lostCount }
 
     /// Waits until every result appended before is written to the file.
     public func waitUntilWritten() async {
@@ -146,7 +180,7 @@ public final class Outbox: Sendable {
     /// Writes what is queued, refuses further appends and closes the file (folding the
     /// write-ahead log into it).
     public func close() {
-        writer.close()
+        if !configuration.readOnly { writer.close() }
         do {
             try store.database.close()
         } catch {
@@ -165,5 +199,11 @@ public struct OutboxSink: ResultSink {
     /// Appends `result`; see ``Outbox/append(_:session:time:)``.
     public func append(_ result: AnalyticsResult, time: Double) throws {
         try outbox.append(result, session: session, time: time)
+    }
+
+    /// Waits until every result appended to the outbox is written, or until `deadline`; see
+    /// ``Outbox/drain(before:)``.
+    public func drain(before deadline: ContinuousClock.Instant) -> Int {
+        outbox.drain(before: deadline)
     }
 }

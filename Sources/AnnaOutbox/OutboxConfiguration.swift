@@ -35,6 +35,10 @@ public struct OutboxConfiguration: Sendable {
     public var maximumRowsPerTransaction = 8192
     /// Whether opening checks the file (`PRAGMA quick_check`) and salvages a damaged one.
     public var verifiesOnOpen = true
+    /// Whether the file is opened for reading only (`anna outbox stats`, `dead`): nothing is
+    /// created, migrated or written, appends are refused, and a damaged file is reported
+    /// (``OutboxError/storage(path:message:)``) rather than salvaged.
+    public var readOnly = false
 
     /// The defaults: kill-safe, 32 KB per result, 1M results, 256 MB, 7 days.
     public init() {}

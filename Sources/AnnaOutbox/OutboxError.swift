@@ -18,6 +18,20 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case rejectedByServer(status: Int, url: String, body: String)
     /// The upload URL is not a usable http(s) URL.
     case invalidURL(String)
+    /// The collector refused every result of a batch alike (same status, same answer): it
+    /// does not take this format, or the URL is not a collector's. The results are kept.
+    case formatRefused(status: Int, url: String, body: String)
+    /// The collector could not be reached (the first failure of an outage; later ones are
+    /// retried without a word until an answer comes).
+    case unreachable(url: String, reason: String)
+    /// Refused results could not be set aside: the dead-letter table is at its cap.
+    case deadLetterCapReached(path: String, dropped: Int, limit: Int)
+    /// The file is not an outbox (another SQLite database, or not SQLite at all); it was not changed.
+    case notAnOutbox(path: String, detail: String)
+    /// Results could not be written to the file (disk full, a file size limit, permissions).
+    case writeFailed(path: String, count: Int, message: String)
+    /// A result nests arrays and objects deeper than the wire format allows; it was not kept.
+    case resultTooDeep(depth: Int, limit: Int, task: String?)
 
     /// The message, with what to do.
     public var description: String {
@@ -27,17 +41,17 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
                 "outbox: a result of \(bytes) bytes\(task.map { " from task \($0)" } ?? "") is over the limit of \(limit) bytes and was not kept: return less from the task, or raise OutboxConfiguration.maximumResultBytes"
         case let .backpressure(dropped, limit):
             return
-                "outbox: \(dropped) results dropped because more than \(limit) bytes were waiting to be written: the disk is slower than the results arrive (counted under dropped.backpressure)"
+                "outbox: \(counted(dropped, "result")) dropped because more than \(limit) bytes were waiting to be written: the disk is slower than the results arrive (counted under dropped.backpressure)"
         case let .closed(path):
             return "outbox \(path): closed, the result was not kept"
         case let .storage(path, message):
             return "outbox \(path): \(message)"
         case let .salvaged(path, damagedCopy, recovered, unreadable, detail):
             return
-                "outbox \(path): the file was damaged (\(detail)); \(recovered) results recovered, \(unreadable) unreadable; the damaged file is kept as \(damagedCopy)"
+                "outbox \(path): the file was damaged (\(detail)); \(counted(recovered, "result")) recovered, \(unreadable) unreadable; the damaged file is kept as \(damagedCopy)"
         case let .unreadableRows(path, count):
             return
-                "outbox \(path): \(count) stored results failed their checksum or could not be decoded; they were set aside as dead letters (anna outbox dead \(path))"
+                "outbox \(path): \(counted(count, "stored result")) failed the checksum or could not be decoded; set aside as dead letters (anna outbox dead \(path))"
         case let .refused(status, messageIds, body):
             return
                 "outbox: the server refused \(messageIds.count == 1 ? "result \(messageIds[0])" : "\(messageIds.count) results") with status \(status) (\(body.prefix(200))); set aside as a dead letter (anna outbox dead FILE --requeue sends it again)"
@@ -46,6 +60,22 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
                 "outbox: \(url) answered \(status) (\(body.prefix(200))); results are kept and retried with back-off: check the URL and the token"
         case let .invalidURL(url):
             return "outbox: \(url) is not an http:// or https:// URL"
+        case let .formatRefused(status, url, body):
+            return
+                "outbox: \(url) refuses every result alike with status \(status) (\(body.prefix(200))): the endpoint does not take this format; the results are kept: check that the URL is an Anna collector's"
+        case let .unreachable(url, reason):
+            return "outbox: cannot reach \(url): \(reason); the results are kept and retried with back-off"
+        case let .deadLetterCapReached(path, dropped, limit):
+            return
+                "outbox \(path): the dead letters are at their cap of \(limit), so \(counted(dropped, "refused result")) could not be set aside and \(dropped == 1 ? "was" : "were") dropped (counted under dropped.deadLetterCap): look at them with anna outbox dead \(path), requeue or raise OutboxConfiguration.maximumDeadLetters"
+        case let .notAnOutbox(path, detail):
+            return "\(path): not an outbox file (\(detail)); it was not changed: give the file anna run --outbox wrote"
+        case let .writeFailed(path, count, message):
+            return
+                "outbox \(path): \(counted(count, "result")) could not be written (\(message)) and \(count == 1 ? "is" : "are") lost, counted under dropped.writeFailed: free disk space or check the file's permissions"
+        case let .resultTooDeep(depth, limit, task):
+            return
+                "outbox: a result nested \(depth) levels deep\(task.map { " from task \($0)" } ?? "") is over the limit of \(limit) levels and was not kept (a collector parses at most \(WireFormat.maximumDepth) levels per body): return a flatter value"
         }
     }
 }

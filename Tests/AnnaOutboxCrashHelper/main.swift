@@ -1,6 +1,10 @@
 // A child process for the kill tests (AnnaOutboxTests.OutboxKillTests):
-//   anna-outbox-crash-helper append FILE   appends {"i": n} results under session "crash",
-//                                          n counting on from the rows already in FILE, until killed
+//   anna-outbox-crash-helper append FILE   appends {"i": n} results under session "crash-<start>",
+//                                          n counting on from start, the rows already in FILE, until killed
+//   anna-outbox-crash-helper fill FILE BYTES COUNT
+//                                          appends COUNT results under session "fill" with files limited
+//                                          to BYTES (RLIMIT_FSIZE: writes fail as on a full disk), closes,
+//                                          prints "accepted=A refused=R written=W lost=L"
 //   anna-outbox-crash-helper upload FILE URL BATCH
 //                                          uploads FILE to URL in batches of BATCH, exits 0 when empty
 import Anna
@@ -14,10 +18,22 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: append FILE | upload FILE URL BATCH") }
+guard arguments.count >= 3 else { fail("usage: append FILE | upload FILE URL BATCH | fill FILE BYTES COUNT") }
+if arguments[1] == "fill" {
+    guard arguments.count == 5, let bytes = UInt64(arguments[3]), let count = Int(arguments[4]) else {
+        fail("usage: fill FILE BYTES COUNT")
+    }
+    signal(SIGXFSZ, SIG_IGN)  // a write past the limit fails with EFBIG instead of ending the process
+    var limit = rlimit(rlim_cur: rlim_t(bytes), rlim_max: rlim_t(bytes))
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("setrlimit: \(errno)") }
+}
 let outbox: Outbox
 do {
-    outbox = try Outbox(path: arguments[2]) { error in FileHandle.standardError.write(Data("\(error)\n".utf8)) }
+    var configuration = OutboxConfiguration()
+    configuration.waitsWhenBehind = arguments[1] == "fill"
+    outbox = try Outbox(path: arguments[2], configuration: configuration) { error in
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+    }
 } catch {
     fail("\(error)")
 }
@@ -31,11 +47,13 @@ case "append":
     var next: Int
     do { next = try outbox.stats().pending } catch { fail("\(error)") }
     let meta = ResultMeta(task: "crash/task", path: "/crash", event: "tick")
+    // A session of its own each round: message IDs are a function of session and position.
+    let session = "crash-\(next)"
     ready()
     while true {
         do {
             try outbox.append(
-                AnalyticsResult(value: ["i": .number(Double(next)), "pad": "0123456789abcdef"], meta: meta), session: "crash",
+                AnalyticsResult(value: ["i": .number(Double(next)), "pad": "0123456789abcdef"], meta: meta), session: session,
                 time: Double(next))
             next += 1
             if next % 64 == 0 { usleep(200) }  // let the writer commit small groups, so kills land between them
@@ -59,6 +77,34 @@ case "upload":
     }
     done.wait()
     outbox.close()
+    exit(0)
+case "fill":
+    let count = Int(arguments[4]) ?? 0
+    var accepted = 0
+    var refused = 0
+    for index in 0..<count {
+        do {
+            try outbox.append(
+                AnalyticsResult(value: ["i": .number(Double(index)), "pad": .string(String(repeating: "p", count: 100))]),
+                session: "fill", time: Double(index))
+            accepted += 1
+        } catch {
+            refused += 1
+        }
+    }
+    _ = outbox.drain(before: .now + .seconds(2))
+    outbox.close()
+    var written = 0
+    do {
+        var readOnly = OutboxConfiguration()
+        readOnly.readOnly = true
+        let file = try Outbox(path: arguments[2], configuration: readOnly)
+        written = try file.stats().pending
+        file.close()
+    } catch {
+        fail("\(error)")
+    }
+    print("accepted=\(accepted) refused=\(refused) written=\(written) lost=\(outbox.lostCount)")
     exit(0)
 default:
     fail("unknown mode \(arguments[1])")

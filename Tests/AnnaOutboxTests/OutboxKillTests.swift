@@ -65,7 +65,10 @@ import Testing
                 let index = max(0, previous - 1) + offset
                 let seq: Int64 = row["seq"]
                 let result = try JSONValue(parsing: row["result"] as String)
-                guard seq == Int64(index), result.objectValue?["i"]?.numberValue == Double(index), row["session"] == "crash",
+                // Each round appends under "crash-<its first index>", numbering from 0.
+                let session: String = row["session"]
+                let start = session.hasPrefix("crash-") ? Int(session.dropFirst(6)) : nil
+                guard let start, seq == Int64(index - start), result.objectValue?["i"]?.numberValue == Double(index),
                     row["time"] == Double(index)
                 else {
                     Issue.record("round \(round): row \(index) is \(row), not the \(index)th result")

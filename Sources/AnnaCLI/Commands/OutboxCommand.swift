@@ -16,14 +16,23 @@ struct OutboxCommand: ParsableCommand {
             """,
         subcommands: [Stats.self, Flush.self, Dead.self])
 
-    /// Opens `path` for a subcommand; a missing file is an error (nothing to inspect).
-    static func open(_ path: String) throws -> Outbox {
+    /// Opens `path` for a subcommand; a missing file, or one that is not an outbox, is an
+    /// error (exit 66) and is left as it is. `readOnly` (stats, dead): nothing is written to a
+    /// whole outbox; a damaged one is salvaged as any open would.
+    static func open(_ path: String, readOnly: Bool = false) throws -> Outbox {
         guard FileManager.default.fileExists(atPath: path) else {
             printError("\(path): no such outbox file")
             throw ExitCodes.noInput
         }
+        var configuration = OutboxConfiguration()
+        configuration.readOnly = readOnly
         do {
-            return try Outbox(path: path) { printError("\($0)") }
+            do {
+                return try Outbox(path: path, configuration: configuration) { printError("\($0)") }
+            } catch OutboxError.storage where readOnly {
+                // Damaged (it is an outbox, or the read-only open would have said otherwise): salvaged.
+                return try Outbox(path: path) { printError("\($0)") }
+            }
         } catch {
             printError("\(error)")
             throw ExitCodes.noInput
@@ -38,7 +47,7 @@ struct OutboxCommand: ParsableCommand {
         @Flag(help: "Print JSON: pending, inFlight, deadLetter, dropped (by reason), oldestAgeSeconds.") var json = false
 
         func run() throws {
-            let outbox = try OutboxCommand.open(file)
+            let outbox = try OutboxCommand.open(file, readOnly: true)
             defer { outbox.close() }
             let stats = try outbox.stats()
             if json {
@@ -63,12 +72,16 @@ struct OutboxCommand: ParsableCommand {
 
     struct Flush: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Upload every waiting result, then exit (1 when some are left at --timeout).")
+            abstract: "Upload every waiting result, then exit: 1 when some are left at --timeout, or none was delivered.")
 
         @Argument(help: "The outbox file.") var file: String
         @Option(help: ArgumentHelp("Where to post the batches.", valueName: "url")) var deliver: String
-        @Option(help: "Give up after this many seconds (default: never).") var timeout: Double?
+        @Option(help: "Give up after this many seconds, the request under way included (default: never).") var timeout: Double?
         @OptionGroup var delivery: DeliveryOptions
+
+        func validate() throws {
+            if let timeout { try SecondsOption.check(timeout, "--timeout") }
+        }
 
         func run() throws {
             let outbox = try OutboxCommand.open(file)
@@ -80,13 +93,26 @@ struct OutboxCommand: ParsableCommand {
                 printError("\(error)")
                 throw ExitCodes.usage
             }
+            let waiting = try outbox.stats().pending
             let timeout = timeout
             let outcome = try runBlocking { await uploader.flush(timeoutSeconds: timeout) }
             let tally = uploader.tally
-            printError(
-                "delivered \(tally.delivered) results in \(tally.requests) requests (\(tally.retries) retried), \(tally.deadLettered) set aside")
-            if case let .timedOut(remaining) = outcome {
-                printError("\(remaining) results are still waiting in \(file)")
+            var line =
+                "delivered \(OutboxWording.counted(tally.delivered, "result")) in \(OutboxWording.counted(tally.requests, "request")) (\(tally.retries) retried), \(tally.deadLettered) set aside"
+            switch outcome {
+            case .empty:
+                if tally.delivered == 0, waiting > 0 {
+                    printError(line + "; nothing was delivered: every result was refused (anna outbox dead \(file))")
+                    throw ExitCodes.failure
+                }
+                printError(line)
+            case let .timedOut(remaining):
+                line += "; \(OutboxWording.counted(remaining, "result")) still waiting in \(file) at --timeout"
+                printError(line)
+                throw ExitCodes.failure
+            case let .stopped(remaining, _):
+                line += "; \(OutboxWording.counted(remaining, "result")) still waiting in \(file): the collector refuses their format"
+                printError(line)
                 throw ExitCodes.failure
             }
         }
@@ -100,11 +126,13 @@ struct OutboxCommand: ParsableCommand {
         @Flag(help: "Move them back to the end of the queue (message IDs unchanged).") var requeue = false
 
         func run() throws {
-            let outbox = try OutboxCommand.open(file)
+            let outbox = try OutboxCommand.open(file, readOnly: !requeue)
             defer { outbox.close() }
             if requeue {
                 let (requeued, kept) = try outbox.requeueDeadLetters()
-                printError("requeued \(requeued) results\(kept > 0 ? "; \(kept) unreadable ones stay" : "")")
+                printError(
+                    "requeued \(OutboxWording.counted(requeued, "result"))\(kept > 0 ? "; \(kept) unreadable \(kept == 1 ? "one stays" : "ones stay")" : "")"
+                )
                 return
             }
             for letter in try outbox.deadLetters() {

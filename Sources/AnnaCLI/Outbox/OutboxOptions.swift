@@ -18,7 +18,7 @@ struct DeliveryOptions: ParsableArguments {
     @Option(name: .customLong("batch-bytes"), help: "The most bytes per request body.")
     var batchBytes = 500 * 1024
 
-    @Option(name: .customLong("request-timeout"), help: "Seconds one request may take.")
+    @Option(name: .customLong("request-timeout"), help: "Seconds one request may take, its answer included.")
     var requestTimeout = 30.0
 
     func configuration(url: String) -> UploadConfiguration {
@@ -34,7 +34,7 @@ struct DeliveryOptions: ParsableArguments {
     func validate() throws {
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
         guard batchBytes >= 1024 else { throw ValidationError("--batch-bytes must be at least 1024") }
-        guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be positive") }
+        try SecondsOption.check(requestTimeout, "--request-timeout", positive: true)
     }
 }
 
@@ -60,7 +60,7 @@ struct OutboxRunOptions: ParsableArguments {
 
     func validate() throws {
         if deliver != nil, outbox == nil { throw ValidationError("--deliver needs --outbox FILE") }
-        guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must not be negative") }
+        try SecondsOption.check(drainTimeout, "--drain-timeout")
     }
 
     /// Opens the outbox and starts the uploader, when asked for.
@@ -82,6 +82,8 @@ final class OutboxRun: Sendable {
     private let uploader: OutboxUploader?
     private let uploading: Task<Void, Never>?
     private let drainTimeout: Double
+    private let appended = Locked(0)
+    private let writeFailureSaid = Locked(false)
 
     init(path: String, configuration: OutboxConfiguration, session: String, upload: UploadConfiguration?, drainTimeout: Double)
         throws
@@ -90,8 +92,10 @@ final class OutboxRun: Sendable {
             let outbox = try Outbox(path: path, configuration: configuration) { printError("\($0)") }
             self.outbox = outbox
             uploader = try upload.map { try OutboxUploader(outbox: outbox, configuration: $0) }
-        } catch {
+        } catch let error as OutboxError {
             printError("\(error)")
+            if case .notAnOutbox = error { throw ExitCodes.noInput }
+            if case .invalidURL = error { throw ExitCodes.usage }
             throw ExitCodes.cannotCreate
         }
         self.session = session
@@ -103,7 +107,17 @@ final class OutboxRun: Sendable {
     func append(_ result: AnalyticsResult) {
         do {
             try outbox.append(result, session: session, time: Date().timeIntervalSince1970 * 1000)
+            appended.withLock { $0 += 1 }
         } catch {
+            if case .writeFailed = error {
+                // Said once here; the count is in the summary at the end.
+                guard
+                    !writeFailureSaid.withLock({ said in
+                        defer { said = true }
+                        return said
+                    })
+                else { return }
+            }
             printError("\(error)")
         }
     }
@@ -120,7 +134,10 @@ final class OutboxRun: Sendable {
         }
     }
 
-    /// Stops the background upload, drains for up to the drain timeout, and says what is left.
+    /// Stops the background upload, drains for up to the drain timeout, and says in one line
+    /// what is left.
+    /// - Throws: exit 73 when results could not be written to the file (the count is said);
+    ///   exit 1 when delivering, some were left undelivered at the deadline or none was delivered.
     func finish() throws {
         let uploader = uploader
         let uploading = uploading
@@ -131,18 +148,60 @@ final class OutboxRun: Sendable {
             guard let uploader else { return nil }
             return await uploader.flush(timeoutSeconds: drainTimeout)
         }
-        outbox.synchronize()
-        let stats = try outbox.stats()
+        let left = outbox.drain(before: .now + .seconds(max(drainTimeout, 1)))
         outbox.close()
+        let path = outbox.path
+        let lost = outbox.lostCount
+        let appended = appended.withLock { $0 }
+        if lost > 0 || left > 0 {
+            printError(
+                "outbox \(path): \(OutboxWording.counted(lost, "result")) of session \(session) could not be written and \(lost == 1 ? "is" : "are") lost (the file holds what came before; see the error above): free disk space and run again with --session \(session), which repeats the same message IDs"
+            )
+            throw ExitCodes.cannotCreate
+        }
+        let stats = try OutboxStatsReading.read(path)
+        let tally = uploader?.tally
+        let delivered =
+            tally.map { "delivered \(OutboxWording.counted($0.delivered, "result")) in \(OutboxWording.counted($0.requests, "request"))" } ?? ""
         switch outcome {
         case nil:
-            printError("outbox \(outbox.path): \(stats.pending) results waiting (session \(session))")
+            printError("outbox \(path): \(OutboxWording.counted(stats.pending, "result")) waiting (session \(session))")
         case .empty?:
-            printError("outbox \(outbox.path): every result delivered (session \(session); \(stats.deadLetter) dead letters)")
+            if let tally, tally.delivered == 0, appended > 0 {
+                printError(
+                    "outbox \(path): nothing delivered: \(OutboxWording.counted(tally.deadLettered, "result")) set aside as refused (session \(session)): anna outbox dead \(path)"
+                )
+                throw ExitCodes.failure
+            }
+            printError(
+                "outbox \(path): every result delivered (session \(session); \(OutboxWording.counted(stats.deadLetter, "dead letter")))")
         case let .timedOut(remaining)?:
             printError(
-                "outbox \(outbox.path): \(remaining) results not delivered within --drain-timeout \(drainTimeout) s; they stay in the file: anna outbox flush \(outbox.path) --deliver URL"
+                "outbox \(path): \(OutboxWording.counted(remaining, "result")) not delivered within --drain-timeout \(drainTimeout) s (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL"
             )
+            throw ExitCodes.failure
+        case let .stopped(remaining, _)?:
+            printError(
+                "outbox \(path): \(OutboxWording.counted(remaining, "result")) not delivered: the collector refuses their format (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL once the URL is right"
+            )
+            throw ExitCodes.failure
+        }
+    }
+}
+
+/// The stats of a closed outbox file, read without changing it.
+enum OutboxStatsReading {
+    /// Opens `path` read-only for its stats.
+    static func read(_ path: String) throws -> OutboxStats {
+        var configuration = OutboxConfiguration()
+        configuration.readOnly = true
+        do {
+            let outbox = try Outbox(path: path, configuration: configuration) { printError("\($0)") }
+            defer { outbox.close() }
+            return try outbox.stats()
+        } catch {
+            printError("\(error)")
+            throw ExitCodes.noInput
         }
     }
 }

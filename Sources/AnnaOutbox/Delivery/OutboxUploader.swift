@@ -29,6 +29,23 @@ public final class OutboxUploader: Sendable {
         case empty
         /// The time ran out with `remaining` results still waiting.
         case timedOut(remaining: Int)
+        /// The collector refuses every result alike (``OutboxError/formatRefused(status:url:body:)``):
+        /// no retry within this flush can help, so it stopped with `remaining` results kept.
+        case stopped(remaining: Int, because: OutboxError)
+    }
+
+    /// A 400 or 422 answer: what "refused alike" compares.
+    struct Refusal: Sendable, Equatable {
+        var status: Int
+        var body: String
+    }
+
+    /// One batch's bisection: whether every answer so far was the same refusal, and the
+    /// single results refused so, not yet set aside (they may be the endpoint's fault).
+    private struct Bisection {
+        var refusal: Refusal?
+        var broken = false
+        var held: [(item: OutboxStore.Stored, response: UploadResponse)] = []
     }
 
     private struct State: Sendable {
@@ -36,9 +53,19 @@ public final class OutboxUploader: Sendable {
         var notBefore: ContinuousClock.Instant?
         var tally = Tally()
         var lastMisconfiguredStatus: Int?
+        /// The refusal that every result met alike, until a batch is accepted.
+        var formatRefusal: Refusal?
+        var formatReported = false
+        /// Whether the network failure under way was reported.
+        var networkReported = false
     }
 
     private struct DeadlineReached: Error {}
+
+    /// Every result of a batch met the same refusal.
+    private struct FormatRefused: Error {
+        var error: OutboxError
+    }
 
     /// The outbox uploaded from.
     public let outbox: Outbox
@@ -68,7 +95,7 @@ public final class OutboxUploader: Sendable {
                 url: configuration.url, timeoutSeconds: configuration.requestTimeoutSeconds,
                 maximumKeptBytes: configuration.maximumKeptResponseBytes)
         }
-        self.sleep = sleep ?? { seconds in try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) }
+        self.sleep = sleep ?? { seconds in try await Task.sleep(for: Seconds.duration(seconds)) }
         self.random = random ?? { Double.random(in: 0..<1) }
     }
 
@@ -81,8 +108,10 @@ public final class OutboxUploader: Sendable {
         while !Task.isCancelled {
             do {
                 if try await deliverNextBatch(deadline: nil) == false {
-                    try await Task.sleep(for: .milliseconds(Int64(configuration.pollIntervalSeconds * 1000)))
+                    try await Task.sleep(for: Seconds.duration(configuration.pollIntervalSeconds))
                 }
+            } catch is FormatRefused {
+                try? await waitForBackoff(deadline: nil)  // reported and counted; cancelled: the loop ends
             } catch {
                 if Task.isCancelled { return }
                 await reportAndBackOff(error)
@@ -91,22 +120,31 @@ public final class OutboxUploader: Sendable {
     }
 
     /// Delivers until nothing waits (results appended before are written first),
-    /// `timeoutSeconds` pass or the task is cancelled.
+    /// `timeoutSeconds` pass (NaN or negative: at once; infinite: no limit), the collector
+    /// refuses every result alike, or the task is cancelled. A request under way when the
+    /// time runs out is given up; its results stay.
     public func flush(timeoutSeconds: Double? = nil) async -> FlushOutcome {
-        let deadline = timeoutSeconds.map { ContinuousClock.now + .milliseconds(Int64($0 * 1000)) }
+        let deadline = timeoutSeconds.map { Seconds.after($0) }
         await outbox.waitUntilWritten()
+        var outcome = FlushOutcome.empty
         while !Task.isCancelled {
             if let deadline, ContinuousClock.now >= deadline { break }
             do {
                 if try await deliverNextBatch(deadline: deadline) == false { return .empty }
             } catch is DeadlineReached {
                 break
+            } catch let refused as FormatRefused {
+                outcome = .stopped(remaining: 0, because: refused.error)
+                break
             } catch {
                 if Task.isCancelled { break }  // not a failure to report
                 await reportAndBackOff(error)
             }
         }
-        return .timedOut(remaining: outbox.store.pendingRows + outbox.writer.unwrittenCount)
+        let remaining = outbox.store.pendingRows + outbox.writer.unwrittenCount
+        if remaining == 0 { return .empty }
+        if case let .stopped(_, error) = outcome { return .stopped(remaining: remaining, because: error) }
+        return .timedOut(remaining: remaining)
     }
 
     private func reportAndBackOff(_ error: any Error) async {
@@ -115,32 +153,47 @@ public final class OutboxUploader: Sendable {
         try? await waitForBackoff(deadline: nil)  // cancelled: the loop ends
     }
 
-    /// Sends the oldest batch; `false` when nothing waits.
+    /// Sends the oldest batch; `false` when nothing waits (checked before any back-off is waited).
     private func deliverNextBatch(deadline: ContinuousClock.Instant?) async throws -> Bool {
-        try await waitForBackoff(deadline: deadline)
         let batch = try outbox.store.oldest(count: configuration.maximumBatchCount, bytes: configuration.maximumBatchBytes)
         guard !batch.isEmpty else { return false }
+        try await waitForBackoff(deadline: deadline)
         let unreadable = batch.filter { $0.defect != nil }
         if !unreadable.isEmpty {
-            try outbox.store.deadLetter(
+            let dropped = try outbox.store.deadLetter(
                 unreadable, status: 0, body: "",
                 reason: "unreadable: " + (unreadable.first?.defect ?? ""), now: Date().timeIntervalSince1970)
-            state.withLock { $0.tally.deadLettered += unreadable.count }
+            state.withLock { $0.tally.deadLettered += unreadable.count - dropped }
             outbox.onError(.unreadableRows(path: outbox.path, count: unreadable.count))
+            reportDeadLetterCap(dropped)
         }
         let good = batch.filter { $0.defect == nil }
-        if !good.isEmpty { try await send(good, deadline: deadline) }
+        if !good.isEmpty {
+            var bisection = Bisection()
+            do {
+                try await send(good, deadline: deadline, bisection: &bisection)
+            } catch {
+                if !(error is FormatRefused) { try setAsideHeld(&bisection) }
+                throw error
+            }
+            try setAsideHeld(&bisection)
+        }
         return true
     }
 
     /// Sends `items` until the collector takes them, or splits them as ``RetryPolicy`` says.
-    private func send(_ items: [OutboxStore.Stored], deadline: ContinuousClock.Instant?) async throws {
+    /// A batch refused (400, 422) is bisected; when the batch, every first half down to one
+    /// result and a second single result all meet the same refusal (status and body), the
+    /// endpoint refuses the format, not these results: bisecting stops, nothing is set aside.
+    private func send(_ items: [OutboxStore.Stored], deadline: ContinuousClock.Instant?, bisection: inout Bisection)
+        async throws
+    {
         let messages = items.compactMap(\.message)
         var body = WireFormat.encode(messages, sentAt: Date())
         if body.count > configuration.maximumBatchBytes, items.count > 1 {
             let half = items.count / 2
-            try await send(Array(items[..<half]), deadline: deadline)
-            try await send(Array(items[half...]), deadline: deadline)
+            try await send(Array(items[..<half]), deadline: deadline, bisection: &bisection)
+            try await send(Array(items[half...]), deadline: deadline, bisection: &bisection)
             return
         }
         var headers = [("Content-Type", "application/json")]
@@ -153,43 +206,67 @@ public final class OutboxUploader: Sendable {
         while true {
             try await waitForBackoff(deadline: deadline)
             try Task.checkCancellation()
+            var timeout = configuration.requestTimeoutSeconds
+            if let deadline {
+                let left = Seconds.of(deadline - .now)
+                guard left > 0 else { throw DeadlineReached() }
+                timeout = min(timeout, left)
+            }
             try outbox.store.setInFlight(items.count)
             let response: UploadResponse
             state.withLock { $0.tally.requests += 1 }
             do {
-                response = try await transport.send(body: body, headers: headers + [("X-Anna-Retry-Count", String(attempt))])
+                response = try await transport.send(
+                    body: body, headers: headers + [("X-Anna-Retry-Count", String(attempt))], timeoutSeconds: timeout)
             } catch {
                 try outbox.store.setInFlight(0)
                 if Task.isCancelled { throw CancellationError() }
                 attempt += 1
+                reportNetworkFailure(error)
                 recordFailure(retryAfter: nil)
                 continue
             }
             try outbox.store.setInFlight(0)
+            state.withLock { $0.networkReported = false }
             let retryAfter = response.retryAfter.flatMap { RetryPolicy.retryAfterSeconds($0) }
+            let refusal = [400, 422].contains(response.status) ? Refusal(status: response.status, body: response.body) : nil
+            if bisection.refusal != nil, refusal != bisection.refusal, !bisection.broken {
+                bisection.broken = true  // an answer that differs: the results are judged one by one
+                try setAsideHeld(&bisection)
+            }
             switch RetryPolicy.outcome(of: response.status) {
             case .delivered:
                 try outbox.store.delete(ids: items.map(\.id))
                 state.withLock { state in
                     state.failures = 0
                     state.lastMisconfiguredStatus = nil
+                    state.formatRefusal = nil
+                    state.formatReported = false
                     state.tally.delivered += items.count
-                    if let retryAfter { state.notBefore = .now + .milliseconds(Int64(retryAfter * 1000)) }
+                    if let retryAfter { state.notBefore = Seconds.after(min(retryAfter, configuration.maximumRetryAfterSeconds)) }
                 }
                 return
             case .split:
                 if let retryAfter { holdOff(seconds: retryAfter) }
+                if let refusal {
+                    if state.withLock({ $0.formatRefusal }) == refusal { throw formatRefused(refusal, retryAfter: retryAfter) }
+                    if bisection.refusal == nil { bisection.refusal = refusal }
+                    if items.count == 1, !bisection.broken {
+                        bisection.held.append((items[0], response))
+                        if bisection.held.count >= 2 {
+                            state.withLock { $0.formatRefusal = refusal }
+                            throw formatRefused(refusal, retryAfter: retryAfter)
+                        }
+                        return
+                    }
+                }
                 if items.count == 1 {
-                    try outbox.store.deadLetter(
-                        items, status: response.status, body: response.body,
-                        reason: "refused by the collector", now: Date().timeIntervalSince1970)
-                    state.withLock { $0.tally.deadLettered += 1 }
-                    outbox.onError(.refused(status: response.status, messageIds: messages.map(\.messageId), body: response.body))
+                    try setAside(items[0], response: response)
                     return
                 }
                 let half = items.count / 2
-                try await send(Array(items[..<half]), deadline: deadline)
-                try await send(Array(items[half...]), deadline: deadline)
+                try await send(Array(items[..<half]), deadline: deadline, bisection: &bisection)
+                try await send(Array(items[half...]), deadline: deadline, bisection: &bisection)
                 return
             case .retry:
                 attempt += 1
@@ -208,6 +285,68 @@ public final class OutboxUploader: Sendable {
         }
     }
 
+    /// The endpoint refuses every result alike: said once (until a batch is accepted), a
+    /// failure for the back-off, the results kept.
+    private func formatRefused(_ refusal: Refusal, retryAfter: Double?) -> FormatRefused {
+        let error = OutboxError.formatRefused(status: refusal.status, url: configuration.url, body: refusal.body)
+        let first = state.withLock { state in
+            defer { state.formatReported = true }
+            return !state.formatReported
+        }
+        if first { outbox.onError(error) }
+        recordFailure(retryAfter: retryAfter)
+        return FormatRefused(error: error)
+    }
+
+    /// Sets aside the single results held while every answer was alike: the answers differed
+    /// since, so each was refused for itself.
+    private func setAsideHeld(_ bisection: inout Bisection) throws {
+        let held = bisection.held
+        bisection.held = []
+        for (item, response) in held { try setAside(item, response: response) }
+    }
+
+    /// Moves one refused result to the dead letters, and says so.
+    private func setAside(_ item: OutboxStore.Stored, response: UploadResponse) throws {
+        let dropped = try outbox.store.deadLetter(
+            [item], status: response.status, body: response.body, reason: "refused by the collector",
+            now: Date().timeIntervalSince1970)
+        state.withLock { $0.tally.deadLettered += 1 - dropped }
+        outbox.onError(
+            .refused(status: response.status, messageIds: [item.message?.messageId ?? "?"], body: response.body))
+        reportDeadLetterCap(dropped)
+    }
+
+    /// Says that `dropped` results could not be set aside because the dead letters are at their cap.
+    private func reportDeadLetterCap(_ dropped: Int) {
+        guard dropped > 0 else { return }
+        outbox.onError(.deadLetterCapReached(path: outbox.path, dropped: dropped, limit: outbox.configuration.maximumDeadLetters))
+    }
+
+    /// Reports the first network failure of an outage, with its reason.
+    private func reportNetworkFailure(_ error: any Error) {
+        let first = state.withLock { state in
+            defer { state.networkReported = true }
+            return !state.networkReported
+        }
+        if first { outbox.onError(.unreachable(url: configuration.url, reason: Self.reason(of: error))) }
+    }
+
+    /// A network failure in a few words: "connection refused", "no answer within 2 s", ….
+    static func reason(of error: any Error) -> String {
+        if let timeout = error as? UploadTimeout { return timeout.description }
+        let text = String(describing: error)
+        let lowered = text.lowercased()
+        for (needle, words) in [
+            ("refused", "connection refused"), ("reset", "connection reset"), ("unreachable", "network unreachable"),
+            ("remoteconnectionclosed", "the connection was closed before the answer"),
+            ("timed out", "timed out"), ("connecttimeout", "timed out connecting"),
+        ] where lowered.contains(needle) {
+            return "\(words) (\(text))"
+        }
+        return text
+    }
+
     /// Counts a failure and moves the pipeline's next send out by the back-off (or by
     /// `Retry-After`, when the collector sent one).
     private func recordFailure(retryAfter: Double?) {
@@ -220,14 +359,14 @@ public final class OutboxUploader: Sendable {
                 ?? RetryPolicy.backoff(
                     failures: state.failures, initial: configuration.initialBackoffSeconds,
                     maximum: configuration.maximumBackoffSeconds, jitter: configuration.jitter, random: draw)
-            let until = ContinuousClock.now + .milliseconds(Int64(delay * 1000))
+            let until = Seconds.after(delay)
             state.notBefore = max(state.notBefore ?? until, until)
         }
     }
 
     /// Holds the pipeline for `seconds` (a `Retry-After` on a response that is not a failure).
     private func holdOff(seconds: Double) {
-        let until = ContinuousClock.now + .milliseconds(Int64(min(seconds, configuration.maximumRetryAfterSeconds) * 1000))
+        let until = Seconds.after(min(seconds, configuration.maximumRetryAfterSeconds))
         state.withLock { $0.notBefore = max($0.notBefore ?? until, until) }
     }
 
@@ -237,7 +376,7 @@ public final class OutboxUploader: Sendable {
         let now = ContinuousClock.now
         guard notBefore > now else { return }
         if let deadline, notBefore > deadline { throw DeadlineReached() }
-        let seconds = Double((notBefore - now).components.attoseconds) / 1e18 + Double((notBefore - now).components.seconds)
+        let seconds = Seconds.of(notBefore - now)
         state.withLock { state in
             state.tally.delays.append(seconds)
             if state.tally.delays.count > 1000 { state.tally.delays.removeFirst() }

@@ -25,16 +25,53 @@ public struct UploadResponse: Sendable, Equatable {
 public protocol UploadTransport: Sendable {
     /// Sends one body with `headers`; throws on a network failure (no status received).
     func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse
+
+    /// Sends one body, giving up after `timeoutSeconds` (the whole exchange, the response
+    /// body included); throws on a network failure or when the time runs out.
+    func send(body: [UInt8], headers: [(String, String)], timeoutSeconds: Double) async throws -> UploadResponse
 }
 
-/// `POST` over AsyncHTTPClient's shared client.
+extension UploadTransport {
+    /// A transport without a deadline of its own sends as ``send(body:headers:)`` does.
+    public func send(body: [UInt8], headers: [(String, String)], timeoutSeconds: Double) async throws -> UploadResponse {
+        try await send(body: body, headers: headers)
+    }
+}
+
+/// A request that ran out of time: no answer, or not all of it, within the deadline.
+public struct UploadTimeout: Error, CustomStringConvertible {
+    /// The deadline, in seconds.
+    public var seconds: Double
+    /// Whether the status had arrived (the body had not, in full).
+    public var duringBody: Bool
+
+    /// "no answer within 2 s", or "the answer's body stalled for 2 s".
+    public var description: String {
+        duringBody
+            ? "the answer's body did not arrive within \(Seconds.text(seconds)) s"
+            : "no answer within \(Seconds.text(seconds)) s"
+    }
+}
+
+/// `POST` over an AsyncHTTPClient client of the outbox's own: redirects are not followed (a
+/// 3xx is an answer, handled by ``RetryPolicy``), a refused connection fails at once rather
+/// than being retried until the deadline, and the deadline covers the response body.
 public struct HTTPUploadTransport: UploadTransport {
     /// Where batches go.
     public let url: String
     /// How long one request may take.
     public let timeoutSeconds: Double
-    /// The most bytes of a response body kept.
+    /// The most bytes of a response body kept; reading stops there.
     public let maximumKeptBytes: Int
+
+    /// One client for every transport: never shut down, like AsyncHTTPClient's shared one.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(10)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 
     /// A transport posting to `url`.
     /// - Throws: ``OutboxError/invalidURL(_:)`` unless `url` is http(s).
@@ -44,19 +81,49 @@ public struct HTTPUploadTransport: UploadTransport {
         else { throw .invalidURL(url) }
         self.url = url
         self.timeoutSeconds = timeoutSeconds
-        self.maximumKeptBytes = maximumKeptBytes
+        self.maximumKeptBytes = max(0, maximumKeptBytes)
     }
 
-    /// Posts `body`; the status, `Retry-After` and the body's start come back.
+    /// Posts `body` within the transport's own timeout.
     public func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse {
+        try await send(body: body, headers: headers, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Posts `body`; the status, `Retry-After` and the body's start come back, all within
+    /// `timeoutSeconds` (and the transport's own timeout, whichever is shorter).
+    public func send(body: [UInt8], headers: [(String, String)], timeoutSeconds: Double) async throws -> UploadResponse {
+        let seconds = Seconds.clamped(min(timeoutSeconds, self.timeoutSeconds))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers = HTTPHeaders(headers)
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeoutSeconds * 1000)))
-        var kept: [UInt8] = []
-        for try await chunk in response.body where kept.count < maximumKeptBytes {
-            kept.append(contentsOf: chunk.readableBytesView.prefix(maximumKeptBytes - kept.count))
+        let response: HTTPClientResponse
+        do {
+            response = try await Self.client.execute(request, deadline: deadline)
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            throw UploadTimeout(seconds: seconds, duringBody: false)
+        }
+        let maximumKeptBytes = maximumKeptBytes
+        let kept = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                var kept: [UInt8] = []
+                for try await chunk in response.body {
+                    kept.append(contentsOf: chunk.readableBytesView.prefix(maximumKeptBytes - kept.count))
+                    if kept.count >= maximumKeptBytes { break }  // the rest is not read
+                }
+                return kept
+            }
+            group.addTask {
+                let left = Double(deadline.uptimeNanoseconds) - Double(NIODeadline.now().uptimeNanoseconds)
+                try await Task.sleep(for: .nanoseconds(Int64(max(0, left))))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let kept = first else {
+                throw UploadTimeout(seconds: seconds, duringBody: true)
+            }
+            return kept
         }
         return UploadResponse(
             status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),

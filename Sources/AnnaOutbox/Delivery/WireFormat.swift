@@ -29,6 +29,31 @@ public enum WireFormat {
         public static let result = "result"
     }
 
+    /// How deeply a body may nest: what the collector's JSON parser reads (CoreJS's limit).
+    public static let maximumDepth = JSONValue.maximumDepth
+    /// How deeply a result may nest: a body puts it 3 levels down (the body's object, the
+    /// batch's array, the message's object), so deeper results are refused at append.
+    public static let maximumResultDepth = maximumDepth - 3
+
+    /// How many arrays and objects `value` nests (0 for a scalar, 1 for `[1]`).
+    static func depth(of value: JSONValue) -> Int {
+        var deepest = 0
+        var stack: [(JSONValue, Int)] = [(value, 0)]
+        while let (item, level) = stack.popLast() {
+            switch item {
+            case let .array(elements):
+                deepest = max(deepest, level + 1)
+                for element in elements { stack.append((element, level + 1)) }
+            case let .object(members):
+                deepest = max(deepest, level + 1)
+                for member in members.values { stack.append((member, level + 1)) }
+            default:
+                continue
+            }
+        }
+        return deepest
+    }
+
     /// A body's bytes beyond its messages' (the `sentAt` and brackets).
     static let envelopeBytes = 64
     /// The bytes a message takes in a body beyond its strings' own.

@@ -42,7 +42,6 @@ enum OutboxSalvage {
                     try db.execute(sql: "INSERT INTO session(name, nextSeq) VALUES (?, ?)", arguments: [session, next])
                 }
             }
-            for (session, next) in recovered.sessions { store.advanceSequence(of: session, to: next) }
             let good = recovered.rows.filter { $0.defect == nil }
             let entries = good.compactMap { item in
                 item.message.map { OutboxStore.Entry(message: $0, bytes: item.bytes, appendedAt: now) }

@@ -25,7 +25,6 @@ final class OutboxStore: Sendable {
     private struct Counters: Sendable {
         var rows = 0
         var bytes = 0
-        var nextSeq: [String: Int64] = [:]
     }
 
     let path: String
@@ -33,35 +32,36 @@ final class OutboxStore: Sendable {
     let database: DatabaseQueue
     private let counters = Locked(Counters())
 
-    /// Opens (creating) the file at `path`; a damaged file throws ``OutboxDamage``.
+    /// Opens (creating) the file at `path`; a damaged file throws ``OutboxDamage``. With
+    /// ``OutboxConfiguration/readOnly`` nothing is created or written: the file must be an
+    /// outbox already.
     init(path: String, configuration: OutboxConfiguration) throws {
         self.path = path
         self.configuration = configuration
-        database = try Self.openQueue(path: path, configuration: configuration)
-        try OutboxSchema.migrator().migrate(database)
-        if configuration.verifiesOnOpen {
+        let readOnly = configuration.readOnly
+        database = try Self.openQueue(path: path, configuration: configuration, readonly: readOnly)
+        if !readOnly { try OutboxSchema.migrator().migrate(database) }
+        if configuration.verifiesOnOpen || readOnly {
             let verdict = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
             guard verdict == ["ok"] else { throw OutboxDamage(detail: verdict.joined(separator: "; ")) }
             try database.read(OutboxSchema.verify)
         }
-        let (rows, bytes, sequences) = try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', 0)")
+        let count = { (db: Database) throws -> (Int, Int) in
             let totals = try Row.fetchOne(db, sql: "SELECT count(*), total(\(Self.saneBytesSQL)) FROM message")
-            var sequences: [String: Int64] = [:]
-            let cursor = try Row.fetchCursor(db, sql: "SELECT name, nextSeq FROM session")
-            while let row = try cursor.next() {
-                if let name = String.fromDatabaseValue(row[0]), let next = Int64.fromDatabaseValue(row[1]) {
-                    sequences[name] = next
-                }
-            }
             let rows = totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
             let bytes = totals.flatMap { Double.fromDatabaseValue($0[1]) } ?? 0
-            return (rows, Self.clampedInt(bytes), sequences)
+            return (rows, Self.clampedInt(bytes))
         }
+        let (rows, bytes) =
+            readOnly
+            ? try database.read(count)
+            : try database.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', 0)")
+                return try count(db)
+            }
         counters.withLock {
             $0.rows = rows
             $0.bytes = bytes
-            $0.nextSeq = sequences
         }
     }
 
@@ -77,15 +77,6 @@ final class OutboxStore: Sendable {
             if !readonly { try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         }
         return try DatabaseQueue(path: path, configuration: config)
-    }
-
-    /// The next sequence number of `session` (read once from the file, then counted in memory).
-    func takeSequence(of session: String) -> Int64 {
-        counters.withLock { counters in
-            let next = counters.nextSeq[session] ?? 0
-            counters.nextSeq[session] = next + 1
-            return next
-        }
     }
 
     var pendingRows: Int { counters.withLock { $0.rows } }
@@ -158,8 +149,9 @@ final class OutboxStore: Sendable {
         }
     }
 
-    /// Drops the oldest rows over the row, byte and age caps, and the oldest dead letters
-    /// over theirs; returns the counts by reason.
+    /// Drops the oldest rows over the row, byte and age caps; returns the counts by reason.
+    /// (Dead letters are never dropped for room: ``deadLetter(_:status:body:reason:now:)``
+    /// refuses what does not fit.)
     private func applyCaps(_ db: Database, now: Double) throws -> [DropReason: Int] {
         var drops: [DropReason: Int] = [:]
         let rows = counters.withLock { $0.rows }
@@ -174,13 +166,6 @@ final class OutboxStore: Sendable {
         let cutoff = now - configuration.maximumAgeSeconds
         if let oldest = try Double.fetchOne(db, sql: "SELECT appendedAt FROM message ORDER BY id LIMIT 1"), oldest < cutoff {
             drops[.age] = try dropOldest(db) { _, _, appendedAt in appendedAt < cutoff }
-        }
-        let deadLetters = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
-        if deadLetters > configuration.maximumDeadLetters {
-            let excess = deadLetters - configuration.maximumDeadLetters
-            try db.execute(
-                sql: "DELETE FROM deadLetter WHERE id IN (SELECT id FROM deadLetter ORDER BY id LIMIT ?)", arguments: [excess])
-            drops[.deadLetterCap] = excess
         }
         return drops.filter { $0.value > 0 }
     }
@@ -279,11 +264,15 @@ final class OutboxStore: Sendable {
     }
 
     /// Moves rows to the dead-letter table with the server's `status` and `body` (status 0:
-    /// set aside by the outbox itself), in one transaction.
-    func deadLetter(_ items: [Stored], status: Int, body: String, reason: String, now: Double) throws {
-        guard !items.isEmpty else { return }
-        try database.write { db in
-            for item in items {
+    /// set aside by the outbox itself), in one transaction. Over
+    /// ``OutboxConfiguration/maximumDeadLetters`` the oldest dead letters stay and the rows
+    /// that do not fit are dropped, counted under `deadLetterCap`; returns how many.
+    func deadLetter(_ items: [Stored], status: Int, body: String, reason: String, now: Double) throws -> Int {
+        guard !items.isEmpty else { return 0 }
+        return try database.write { db in
+            let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
+            let room = max(0, configuration.maximumDeadLetters - present)
+            for item in items.prefix(room) {
                 let message = item.message
                 try db.execute(
                     sql: """
@@ -296,8 +285,11 @@ final class OutboxStore: Sendable {
                     ])
             }
             try deleteRows(db, ids: items.map(\.id))
-            let drops = try applyCaps(db, now: now)
+            let dropped = items.count - min(room, items.count)
+            var drops = try applyCaps(db, now: now)
+            if dropped > 0 { drops[.deadLetterCap, default: 0] += dropped }
             try Self.count(drops, in: db)
+            return dropped
         }
     }
 
@@ -401,11 +393,6 @@ struct OutboxDamage: Error {
 }
 
 extension OutboxStore {
-    /// Makes the next sequence number of `session` at least `next`.
-    func advanceSequence(of session: String, to next: Int64) {
-        counters.withLock { $0.nextSeq[session] = max($0.nextSeq[session] ?? 0, next) }
-    }
-
     /// Records a damaged row of a salvaged file as a dead letter (status 0) without a row to delete.
     func deadLetterUnreadable(_ item: Stored, now: Double) throws {
         try database.write { db in

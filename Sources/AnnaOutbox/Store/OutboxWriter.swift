@@ -5,19 +5,32 @@ import Foundation
 
 /// Group commit: appends go to a list under a lock (the caller never waits for the disk);
 /// one serial queue writes everything waiting in one transaction, again and again until
-/// nothing waits.
+/// nothing waits. A failed write (disk full) keeps its results in memory and is retried.
 final class OutboxWriter: Sendable {
     private struct State: Sendable {
         var entries: Deque<OutboxStore.Entry> = []
         var unwrittenBytes = 0
         var scheduled = false
         var drops: [DropReason: Int] = [:]
-        /// Drops that could not be written to the file (counted in memory only).
+        /// Drops counted but not yet in the file (a write failed since).
         var unsavedDrops: [DropReason: Int] = [:]
         var inBackpressure = false
         var closed = false
         var lastCapReport: [DropReason: Double] = [:]
         var unreportedCapDrops: [DropReason: Int] = [:]
+        /// The next position of each session appended to by this outbox (message IDs are
+        /// a pure function of session and position).
+        var nextSeq: [String: Int64] = [:]
+        /// One writer per file, taken at the first append.
+        var lock: WriterLock?
+        /// Why the last write failed, while writes fail.
+        var failure: String?
+        /// Whether the refusal of the current failure was reported to a caller.
+        var failureRefused = false
+        /// Results appended to this outbox that never reached the file.
+        var lost = 0
+        /// Seconds until the next retry of a failed write.
+        var retryDelay = 0.1
     }
 
     let store: OutboxStore
@@ -30,18 +43,36 @@ final class OutboxWriter: Sendable {
         self.onError = onError
     }
 
-    /// Queues one result of `session` (its sequence number taken here, so append order is
-    /// sequence order). Returns the error to report when it was not kept.
-    /// With ``OutboxConfiguration/waitsWhenBehind``, waits for the writer instead of dropping.
+    /// Queues one result of `session` (its position taken here, under the lock that queues it,
+    /// so append order is sequence order). Returns the error to report when it was not kept.
+    /// With ``OutboxConfiguration/waitsWhenBehind``, waits for the writer instead of dropping,
+    /// and refuses at once while writes fail (the run stops rather than losing results quietly).
     func append(session: String, make: (Int64) -> OutboxStore.Entry, bytes: Int) -> OutboxError? {
         let limit = store.configuration.maximumUnwrittenBytes
-        if store.configuration.waitsWhenBehind {
-            while state.withLock({ $0.unwrittenBytes + bytes > limit && !$0.entries.isEmpty && !$0.closed }) {
+        let waits = store.configuration.waitsWhenBehind
+        if waits {
+            while state.withLock({
+                $0.unwrittenBytes + bytes > limit && !$0.entries.isEmpty && !$0.closed && $0.failure == nil
+            }) {
                 synchronize()
             }
         }
         let (schedule, refusal): (Bool, OutboxError?) = state.withLock { state in
             if state.closed { return (false, .closed(path: store.path)) }
+            if state.lock == nil {
+                do throws(OutboxError) { state.lock = try WriterLock(path: store.path) } catch { return (false, error) }
+            }
+            if let failure = state.failure, waits || state.unwrittenBytes + bytes > limit {
+                state.lost += 1
+                state.unsavedDrops[.writeFailed, default: 0] += 1
+                // A batch tool hears of every refusal; an app of the first of each episode.
+                let report = waits || !state.failureRefused
+                state.failureRefused = true
+                return (
+                    false,
+                    report ? .writeFailed(path: store.path, count: 1, message: failure + "; appends are refused until a write succeeds") : nil
+                )
+            }
             if state.unwrittenBytes + bytes > limit, !state.entries.isEmpty {
                 state.drops[.backpressure, default: 0] += 1
                 let first = !state.inBackpressure
@@ -49,7 +80,9 @@ final class OutboxWriter: Sendable {
                 return (false, first ? .backpressure(dropped: 1, limit: limit) : nil)
             }
             if state.inBackpressure, state.unwrittenBytes < limit / 2 { state.inBackpressure = false }
-            state.entries.append(make(store.takeSequence(of: session)))
+            let seq = state.nextSeq[session] ?? 0
+            state.nextSeq[session] = seq + 1
+            state.entries.append(make(seq))
             state.unwrittenBytes += bytes
             if state.scheduled { return (false, nil) }
             state.scheduled = true
@@ -70,7 +103,7 @@ final class OutboxWriter: Sendable {
         if schedule { queue.async { self.drain() } }
     }
 
-    /// The drops counted in memory only (a write failed), and those not yet written.
+    /// The drops counted in memory only (not yet written to the file).
     var unwrittenDrops: [DropReason: Int] {
         state.withLock { state in state.unsavedDrops.merging(state.drops, uniquingKeysWith: +) }
     }
@@ -78,59 +111,119 @@ final class OutboxWriter: Sendable {
     /// Results appended but not yet written.
     var unwrittenCount: Int { state.withLock { $0.entries.count } }
 
-    /// Blocks until everything appended before has been written.
+    /// Results appended to this outbox that never reached the file (refused while writes
+    /// failed, or still unwritten when it was closed).
+    var lostCount: Int { state.withLock { $0.lost } }
+
+    /// Blocks until everything appended before has been written (or its write failed).
     func synchronize() {
         queue.sync {}
     }
 
-    /// Suspends until everything appended before has been written.
+    /// Suspends until everything appended before has been written (or its write failed).
     func written() async {
         await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
     }
 
-    /// Refuses new appends and waits for the queued ones to be written.
+    /// Waits until nothing appended waits to be written, or until `deadline`, or until a
+    /// write fails; returns how many are still unwritten. Never waits on the caller's thread
+    /// for more than 10 ms at a time without looking at the clock.
+    func drain(before deadline: ContinuousClock.Instant) -> Int {
+        while true {
+            let (left, failing) = state.withLock { ($0.entries.count, $0.failure != nil) }
+            // While writes fail (disk full), waiting is not likely to help: the count is said now.
+            if left == 0 || failing || ContinuousClock.now >= deadline { return left }
+            let done = DispatchSemaphore(value: 0)
+            queue.async { done.signal() }
+            _ = done.wait(timeout: .now() + 0.01)
+        }
+    }
+
+    /// Refuses new appends, writes the queued ones (one more try when writes fail), counts
+    /// what could not be written as lost, and releases the writer lock.
     func close() {
         state.withLock { $0.closed = true }
         synchronize()
+        if state.withLock({ $0.failure != nil && !$0.entries.isEmpty }) {
+            queue.sync { drain() }
+        }
+        let (lost, message, lock) = state.withLock { state in
+            let lost = state.entries.count
+            state.entries.removeAll()
+            state.unwrittenBytes = 0
+            state.lost += lost
+            if lost > 0 { state.unsavedDrops[.writeFailed, default: 0] += lost }
+            defer { state.lock = nil }
+            return (lost, state.failure, state.lock)
+        }
+        lock?.release()
+        if lost > 0 {
+            let unsaved = state.withLock { $0.unsavedDrops }
+            do {
+                try store.count(unsaved)
+                state.withLock { $0.unsavedDrops = [:] }
+            } catch {
+                // Still unwritable: the count stays in memory and is part of the report below.
+            }
+            onError(.writeFailed(path: store.path, count: lost, message: message ?? "the outbox was closed"))
+        }
     }
 
     private func drain() {
         let maximum = store.configuration.maximumRowsPerTransaction
         while true {
             let taken: (entries: [OutboxStore.Entry], drops: [DropReason: Int])? = state.withLock { state in
-                if state.entries.isEmpty, state.drops.isEmpty {
+                if state.entries.isEmpty, state.drops.isEmpty, state.unsavedDrops.isEmpty {
                     state.scheduled = false
                     return nil
                 }
-                let entries: [OutboxStore.Entry]
-                if state.entries.count <= maximum {
-                    entries = Array(state.entries)
-                    state.entries.removeAll(keepingCapacity: true)
-                } else {
-                    entries = Array(state.entries.prefix(maximum))
-                    state.entries.removeFirst(maximum)  // a deque: the rest does not move
-                }
-                state.unwrittenBytes -= entries.reduce(0) { $0 + $1.bytes }
-                let drops = state.drops
+                let entries = Array(state.entries.prefix(maximum))
+                let drops = state.drops.merging(state.unsavedDrops, uniquingKeysWith: +)
                 state.drops = [:]
+                state.unsavedDrops = [:]
                 return (entries, drops)
             }
             guard let taken else { return }
             let now = Date().timeIntervalSince1970
             do {
                 let capDrops = try store.write(taken.entries, drops: taken.drops, now: now)
+                let recovered: String? = state.withLock { state in
+                    state.entries.removeFirst(taken.entries.count)  // a deque: the rest does not move
+                    state.unwrittenBytes -= taken.entries.reduce(0) { $0 + $1.bytes }
+                    defer {
+                        state.failure = nil
+                        state.failureRefused = false
+                        state.retryDelay = 0.1
+                    }
+                    return state.failure
+                }
+                if let recovered {
+                    onError(.storage(path: store.path, message: "writing works again (it had failed: \(recovered))"))
+                }
                 if !capDrops.isEmpty { reportCapDrops(capDrops, now: now) }
             } catch {
-                state.withLock { state in
+                let (first, delay, waiting) = state.withLock { state in
                     state.unsavedDrops.merge(taken.drops, uniquingKeysWith: +)
-                    state.unsavedDrops[.writeFailed, default: 0] += taken.entries.count
+                    let first = state.failure == nil
+                    state.failure = "\(error)"
+                    let delay = state.retryDelay
+                    state.retryDelay = min(delay * 2, 2)
+                    return (first, delay, state.entries.count)
                 }
-                onError(
-                    .storage(
-                        path: store.path,
-                        message:
-                            "writing \(taken.entries.count) results failed (\(error)); they are lost, counted under dropped.writeFailed: free disk space or check the file's permissions"
-                    ))
+                if first {
+                    onError(
+                        .storage(
+                            path: store.path,
+                            message:
+                                "writing failed (\(error)); \(counted(waiting, "result")) wait in memory and the write is retried: free disk space or check the file's permissions"
+                        ))
+                }
+                if state.withLock({ $0.closed }) {
+                    state.withLock { $0.scheduled = false }
+                    return
+                }
+                queue.asyncAfter(deadline: .now() + delay) { self.drain() }
+                return
             }
         }
     }
@@ -155,7 +248,7 @@ final class OutboxWriter: Sendable {
                 .storage(
                     path: store.path,
                     message:
-                        "\(count) of the oldest results dropped by the \(reason.rawValue) cap (counted in anna outbox stats): results arrive faster than they are delivered, or the collector is unreachable"
+                        "\(count == 1 ? "the oldest result" : "the \(count) oldest results") dropped by the \(reason.rawValue) cap (counted in anna outbox stats): results arrive faster than they are delivered, or the collector is unreachable"
                 ))
         }
     }
