@@ -44,7 +44,7 @@ public final class Manager: Sendable {
         }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
-            recordingURL: dependency.recordingURL, delivery: delivery)
+            recordingURL: dependency.recordingURL, delivery: delivery, logger: dependency.logger)
     }
 
     /// Receives results and errors. Held weakly, as delegates are: keep a strong reference

@@ -2,6 +2,7 @@ import CoreJS
 import DequeModule
 import Dispatch
 import Foundation
+import Logging
 
 /// The serial queue a ``Manager``'s engine lives on: the only place JavaScript runs.
 ///
@@ -18,6 +19,7 @@ final class ScriptQueue: @unchecked Sendable {
     private let configuration: AnalyticsEngine.Configuration
     private let recordingURL: URL?
     private let delivery: ResultDelivery
+    private let logger: Logger
     private let queue = DispatchQueue(label: "anna.manager.script")
     private let pending = Locked(WorkQueue())
 
@@ -32,14 +34,19 @@ final class ScriptQueue: @unchecked Sendable {
     private var recorderFailed = false
     /// Results and errors gathered since the last delivery, in order.
     private var collected: [ResultDelivery.Part] = []
+    /// In debug mode: the namespaces registered so far, and the load warnings logged.
+    private var namespacesSeen = Set<String>()
+    private var loadWarningsLogged = Set<String>()
+    private var loadWarningsUnavailable = false
     /// While a task runs: the operations of its chunk after it (the drain at exit counts them
     /// when the task ends the process).
     private var operationsAfterTask = 0
 
-    init(configuration: AnalyticsEngine.Configuration, recordingURL: URL?, delivery: ResultDelivery) {
+    init(configuration: AnalyticsEngine.Configuration, recordingURL: URL?, delivery: ResultDelivery, logger: Logger) {
         self.configuration = configuration
         self.recordingURL = recordingURL
         self.delivery = delivery
+        self.logger = logger
         queue.setSpecific(key: Self.queueKey, value: UInt(bitPattern: ObjectIdentifier(self)))
     }
 
@@ -160,6 +167,31 @@ final class ScriptQueue: @unchecked Sendable {
         engine.apply(
             batch, range, strings: strings, operation: { decoder.operation(at: $0).operation },
             onError: { _, error in report(error) })
+        if configuration.debug { checkLoadWarnings(after: range.lazy.map { decoder.operation(at: $0).operation }, on: engine) }
+    }
+
+    /// In debug mode, once a node registers with a namespace not seen before: when that
+    /// namespace has no task file, logs each line of ``Coverage/loadWarnings`` not logged yet
+    /// (a task file never loaded beside it: a renamed class).
+    private func checkLoadWarnings(after operations: some Sequence<ModuleOperation>, on engine: AnalyticsEngine) {
+        guard !loadWarningsUnavailable else { return }
+        var fresh: Set<String> = []
+        for case let .register(_, _, _, _, namespace?, _) in operations where namespacesSeen.insert(namespace).inserted {
+            fresh.insert(namespace)
+        }
+        guard !fresh.isEmpty else { return }
+        let coverage: Coverage
+        do {
+            coverage = try engine.coverage()
+        } catch {
+            loadWarningsUnavailable = true
+            logger.warning("cannot look for task files never loaded (debug mode): \(error)")
+            return
+        }
+        guard coverage.namespacesWithoutTaskFile.contains(where: { fresh.contains($0.namespace) }) else { return }
+        for line in coverage.loadWarnings where loadWarningsLogged.insert(line).inserted {
+            logger.warning("\(line)")
+        }
     }
 
     /// Keeps operations sent while a debug module fails to load, up to ``backlogLimit``
