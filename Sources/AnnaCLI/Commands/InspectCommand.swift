@@ -13,8 +13,10 @@ struct InspectCommand: ParsableCommand {
             Prints the page's URL on standard output, then serves until SIGINT or SIGTERM.
             The page shows the focus tree, tasks per file, the last 500 results, errors,
             figures and switches; for the stream: play, pause, step one line, jump to line N.
-            A file is followed after its end (lines appended later are handled as they come);
-            --no-follow stops reading at the end. The JSON API behind the page is described
+            A file is followed after its end as tail -F follows one (lines appended later are
+            handled as they come; a file truncated in place, as logrotate's copytruncate does,
+            or replaced by a new one is read again from its start, said once on standard
+            error); --no-follow stops reading at the end. The JSON API behind the page is described
             in docs/inspector.md.
 
             It listens on 127.0.0.1 and answers only requests whose Host is 127.0.0.1 (any
@@ -88,7 +90,9 @@ struct InspectCommand: ParsableCommand {
         // Loaded once here, so a module that cannot load stops the command with its message and hint.
         _ = try module.loadEngine(console: console, onResult: { _ in })
         let engineConfiguration = try module.engineConfiguration(console: console)
-        let session = StreamSession(source: source, debug: module.debug, playing: playing, inspector: configuration) { onResult in
+        let session = StreamSession(
+            source: source, debug: module.debug, playing: playing, inspector: configuration, notice: { printError("anna inspect: \($0)") }
+        ) { onResult in
             try AnalyticsEngine(configuration: engineConfiguration, onResult: onResult)
         }
         try session.start()

@@ -30,6 +30,7 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
     public let source: StreamSource
 
     private let makeEngine: EngineMaker
+    private let notice: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "anna.inspector.session")
     private let lines = Locked(Lines())
     private let status = Locked(Status())
@@ -56,11 +57,14 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
     /// A session (nothing read yet: ``start()``).
     /// - Parameters:
     ///   - playing: Whether lines are handled as they are read (else it waits for play or step).
+    ///   - notice: Gets a line for a person when a followed file was truncated or replaced and
+    ///     is read again from its start (`anna inspect` prints it on standard error).
     public init(
         source: StreamSource, debug: Bool = false, playing: Bool = true, inspector configuration: InspectorConfiguration = InspectorConfiguration(),
-        makeEngine: @escaping EngineMaker
+        notice: @escaping @Sendable (String) -> Void = { _ in }, makeEngine: @escaping EngineMaker
     ) {
         self.source = source
+        self.notice = notice
         self.makeEngine = makeEngine
         inspector = Inspector(configuration: configuration)
         status.withLock {
@@ -78,7 +82,7 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
             source: source,
             onLines: { [weak self] texts in self?.append(texts) },
             onEnd: { [weak self] error in self?.end(error) },
-            onReachedEnd: { [weak self] in self?.lines.withLock { $0.live = true } })
+            onReachedEnd: { [weak self] in self?.lines.withLock { $0.live = true } }, onNotice: notice)
         self.reader = reader
         caughtUp.enter()
         reader.start()

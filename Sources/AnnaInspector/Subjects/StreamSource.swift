@@ -17,6 +17,12 @@ public enum StreamSource: Sendable, Equatable {
 }
 
 /// Reads a source's lines on a thread of its own and hands each batch on as it comes.
+///
+/// A followed file is watched as `tail -F` watches one: at its end, when it has become shorter
+/// than what was read (truncated in place, as logrotate's `copytruncate` does), reading starts
+/// again at its start; when its name now names another file (moved away and created anew),
+/// that file is read from its start. Each time is said once through `onNotice`; an unfinished
+/// last line read before is dropped (and counted in the notice), so no line is read from its middle.
 final class StreamLineReader: @unchecked Sendable {
     /// How long a followed file's end is waited on before looking again.
     static let followInterval: TimeInterval = 0.05
@@ -25,6 +31,7 @@ final class StreamLineReader: @unchecked Sendable {
     private let onLines: @Sendable ([Data]) -> Void
     private let onEnd: @Sendable ((any Error)?) -> Void
     private let onReachedEnd: @Sendable () -> Void
+    private let onNotice: @Sendable (String) -> Void
     private let stopped = NSLock()
     private var isStopped = false
 
@@ -33,14 +40,16 @@ final class StreamLineReader: @unchecked Sendable {
     ///   - onEnd: Called once when no line will come any more (with the error that ended it).
     ///   - onReachedEnd: Called once when a followed file's end was first reached (lines after
     ///     it are appended live).
+    ///   - onNotice: A line for a person: a followed file was truncated or replaced.
     init(
         source: StreamSource, onLines: @escaping @Sendable ([Data]) -> Void, onEnd: @escaping @Sendable ((any Error)?) -> Void,
-        onReachedEnd: @escaping @Sendable () -> Void = {}
+        onReachedEnd: @escaping @Sendable () -> Void = {}, onNotice: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.source = source
         self.onLines = onLines
         self.onEnd = onEnd
         self.onReachedEnd = onReachedEnd
+        self.onNotice = onNotice
     }
 
     func start() {
@@ -57,8 +66,9 @@ final class StreamLineReader: @unchecked Sendable {
     private var shouldStop: Bool { stopped.withLock { isStopped } }
 
     private func run() {
-        let handle: FileHandle
+        var handle: FileHandle
         let follow: Bool
+        var followedPath: String?
         switch source {
         case let .file(path, followFile):
             guard let opened = FileHandle(forReadingAtPath: path) else {
@@ -67,12 +77,14 @@ final class StreamLineReader: @unchecked Sendable {
             }
             handle = opened
             follow = followFile
+            followedPath = followFile ? path : nil
         case .standardInput:
             handle = FileHandle.standardInput
             follow = false
         }
         var pending = Data()
         var reachedEnd = false
+        var offset: UInt64 = 0
         while !shouldStop {
             let data: Data
             do {
@@ -87,9 +99,30 @@ final class StreamLineReader: @unchecked Sendable {
                     reachedEnd = true
                     onReachedEnd()
                 }
+                if let path = followedPath, let restart = FollowedFile.restart(of: handle, path: path, offset: offset) {
+                    let dropped = pending.isEmpty ? "" : " (an unfinished line of \(pending.count) bytes read before was dropped)"
+                    switch restart {
+                    case .truncated:
+                        onNotice("\(path) was truncated; reading from its start\(dropped)")
+                        do {
+                            try handle.seek(toOffset: 0)
+                        } catch {
+                            onEnd(error)
+                            return
+                        }
+                    case let .replaced(newHandle):
+                        onNotice("\(path) was replaced by a new file; reading it from its start\(dropped)")
+                        try? handle.close()  // the old file is done with; closing it cannot lose anything
+                        handle = newHandle
+                    }
+                    offset = 0
+                    pending = Data()
+                    continue
+                }
                 Thread.sleep(forTimeInterval: Self.followInterval)
                 continue
             }
+            offset += UInt64(data.count)
             pending.append(data)
             var lines: [Data] = []
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
