@@ -91,12 +91,10 @@ struct ReplayHardeningTests {
 
         environment["ANNA_MAX_LINE_BYTES"] = "lots"
         let misspelt = try await Self.replay(workspace, [workspace.file("sessions"), "--out", workspace.file("out2")], environment: environment)
-        #expect(misspelt.stderr.components(separatedBy: "$ANNA_MAX_LINE_BYTES is 'lots', not a positive number of bytes").count == 2)
+        #expect(misspelt.stderr.components(separatedBy: "$ANNA_MAX_LINE_BYTES is 'lots', not a number of bytes from 1 to 1099511627776").count == 2)
     }
 
-    @Test(
-        "anna run stops at a line past the maximum line length: exit 65 with FILE:LINE, the results before it printed",
-        .disabled("needs StreamReplay.run to report LineReader.failure (the change is in H3b's report)"))
+    @Test("anna run stops at a line past the maximum line length, naming FILE:LINE, the results before it printed")
     func overlongLineStopsRun() async throws {
         let workspace = try Sessions.workspace(sessions: 1)
         let head = Array(Sessions.session(taps: 1).utf8)
@@ -105,9 +103,14 @@ struct ReplayHardeningTests {
         environment["ANNA_MAX_LINE_BYTES"] = "1000"
         let run = try await AnnaProcess.run(
             ["run", "--events", workspace.file("long.ndjson"), "--tasks", workspace.file("task")], environment: environment, timeout: 60)
-        #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("\(workspace.file("long.ndjson")):4: line longer than 1000 bytes, the maximum line length"))
+        #expect(!run.signalled)
+        #expect(run.stderr.contains("\(workspace.file("long.ndjson")):4: line longer than 1000 bytes, the maximum line length"), "\(run.stderr)")
         #expect(run.stdoutLines.count == 1)
+        // Exit 65 needs StreamReplay.run to turn LineReader.failure into a stop (see H3b's
+        // report); until then the reader prints its failure as it goes away and the run exits 0.
+        withKnownIssue("StreamReplay does not yet stop on LineReader.failure", isIntermittent: true) {
+            #expect(run.status == 65, "\(run.stderr)")
+        }
     }
 
     @Test("--resume counts a recorded failure again without replaying it; --max-failed lets the shard succeed; --retry-failed replays it")

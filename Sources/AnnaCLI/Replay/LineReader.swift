@@ -14,13 +14,13 @@ final class LineReader {
     /// The longest line by default: 16 MiB.
     static let defaultMaximumLineBytes = 16 << 20
     /// The longest line a reader accepts: `ANNA_MAX_LINE_BYTES`, or 16 MiB (with one warning
-    /// on standard error when the variable is not a positive whole number).
+    /// on standard error when the variable is not a whole number from 1 to 2^40).
     static let maximumLineBytes: Int = {
         guard let text = ProcessInfo.processInfo.environment[maximumLineBytesVariable] else { return defaultMaximumLineBytes }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0 else {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)), value > 0, value <= 1 << 40 else {
             printError(
-                "anna: $\(maximumLineBytesVariable) is '\(text)', not a positive number of bytes; lines may have up to \(defaultMaximumLineBytes) bytes"
-            )
+                "anna: $\(maximumLineBytesVariable) is '\(text)', not a number of bytes from 1 to \(1 << 40); "
+                    + "lines may have up to \(defaultMaximumLineBytes) bytes")
             return defaultMaximumLineBytes
         }
         return value
@@ -28,8 +28,14 @@ final class LineReader {
 
     /// How the input is named in messages: the path, or `<stdin>`.
     let name: String
-    /// Why the reader stopped before the end of its input, or `nil`.
-    private(set) var failure: LineReaderError?
+    /// Why the reader stopped before the end of its input, or `nil`. A failure nobody asked
+    /// about is printed on standard error when the reader goes away, so it is never lost.
+    var failure: LineReaderError? {
+        failureSeen = true
+        return storedFailure
+    }
+    private var storedFailure: LineReaderError?
+    private var failureSeen = false
     /// The longest line this reader accepts, in bytes before the line break.
     let maximumLineBytes: Int
     private let descriptor: Int32
@@ -93,6 +99,7 @@ final class LineReader {
     }
 
     deinit {
+        if let storedFailure, !failureSeen { printError("\(storedFailure); the rest of \(name) was not read") }
         buffer.deallocate()
         if ownsDescriptor { close(descriptor) }
     }
@@ -107,7 +114,7 @@ final class LineReader {
     /// the call), and returns what it returns; `nil` at the end, or once ``failure`` is set.
     /// No `String` is made.
     func withNextLine<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
-        while failure == nil {
+        while storedFailure == nil {
             if let lineBreak = nextLineBreak() {
                 guard lineBreak - start <= maximumLineBytes else { return tooLong() }
                 return try body(take(upTo: lineBreak, skipping: 1))
@@ -122,7 +129,7 @@ final class LineReader {
     /// Whether ``nextLine()`` can return without waiting for input (a whole line is read or
     /// can be read at once, the input ended, or the reader failed).
     var hasLineReady: Bool {
-        while !reachedEnd, failure == nil, nextLineBreak() == nil {
+        while !reachedEnd, storedFailure == nil, nextLineBreak() == nil {
             if end - start > maximumLineBytes { return true }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&request, 1, 0) > 0 else { return false }
@@ -133,7 +140,7 @@ final class LineReader {
 
     /// Sets ``failure`` for the line under way; returns `nil`.
     private func tooLong<Result>() -> Result? {
-        failure = .lineTooLong(name, line: linesReturned + 1, limit: maximumLineBytes)
+        storedFailure = .lineTooLong(name, line: linesReturned + 1, limit: maximumLineBytes)
         return nil
     }
 
@@ -203,7 +210,7 @@ final class LineReader {
                 var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 _ = poll(&request, 1, -1)
             default:
-                failure = .readFailed(name, line: linesReturned + 1, reason: String(cString: strerror(errno)))
+                storedFailure = .readFailed(name, line: linesReturned + 1, reason: String(cString: strerror(errno)))
                 return
             }
         }
