@@ -25,9 +25,9 @@ struct FollowRotationTests {
         try folder.write("s.ndjson", Self.head.joined(separator: "\n") + "\n" + Self.tap(1) + unfinished)
         let configuration = AnalyticsEngine.Configuration(moduleURL: folder.url, console: Console(output: MemoryOutputSink()))
         let notices = Notices()
-        let session = StreamSession(source: .file(path: folder.file("s.ndjson"), follow: true), notice: { notices.add($0) }) {
-            onResult in try AnalyticsEngine(configuration: configuration, onResult: onResult)
-        }
+        let session = StreamSession(
+            source: .file(path: folder.file("s.ndjson"), follow: true), notice: { notices.add($0) },
+            makeEngine: { onResult in try AnalyticsEngine(configuration: configuration, onResult: onResult) })
         try session.start()
         let server = try await session.inspector.start()
         let client = InspectorClient(base: server.url, token: nil)

@@ -91,10 +91,9 @@ struct InspectCommand: ParsableCommand {
         _ = try module.loadEngine(console: console, onResult: { _ in })
         let engineConfiguration = try module.engineConfiguration(console: console)
         let session = StreamSession(
-            source: source, debug: module.debug, playing: playing, inspector: configuration, notice: { printError("anna inspect: \($0)") }
-        ) { onResult in
-            try AnalyticsEngine(configuration: engineConfiguration, onResult: onResult)
-        }
+            source: source, debug: module.debug, playing: playing, inspector: configuration,
+            notice: { printError("anna inspect: \($0)") },
+            makeEngine: { onResult in try AnalyticsEngine(configuration: engineConfiguration, onResult: onResult) })
         try session.start()
         return session
     }
