@@ -13,6 +13,9 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     /// In debug mode, more operations arrived while the module failed to load than are kept
     /// for replay; the oldest were dropped.
     case backlogOverflow(kept: Int)
+    /// While the manager was paused (``Manager/pause()``), more operations were sent than it
+    /// holds (`kept`); the `dropped` ones sent after that were dropped. Reported on resume.
+    case pausedOverflow(kept: Int, dropped: Int)
     /// The session recording could not be written; recording stopped.
     case recordingFailed(path: String, reason: String)
     /// A task's result lost part of its value on the way (a function or a symbol was
@@ -46,6 +49,9 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
             return failures.map(\.description).joined(separator: "\n")
         case let .backlogOverflow(kept):
             return "the module still fails to load; only the last \(kept) operations are kept for replay"
+        case let .pausedOverflow(kept, dropped):
+            return "while the manager was paused, \(dropped) operation\(dropped == 1 ? " was" : "s were") dropped: "
+                + "a paused manager holds at most \(kept) operations; resume it sooner"
         case let .recordingFailed(path, reason):
             return "cannot record the session to \(path): \(reason); recording stopped"
         case let .resultWarning(warning):
@@ -73,7 +79,7 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     public var exception: JavaScriptException? {
         switch self {
         case let .moduleLoadFailed(_, error), let .operationFailed(_, error): return error.exception
-        case .moduleNotConstructor, .tasksFailed, .backlogOverflow, .recordingFailed, .resultWarning, .eventsWaiting:
+        case .moduleNotConstructor, .tasksFailed, .backlogOverflow, .pausedOverflow, .recordingFailed, .resultWarning, .eventsWaiting:
             return nil
         }
     }

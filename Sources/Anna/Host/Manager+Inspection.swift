@@ -4,6 +4,11 @@ import CoreJS
 extension Manager {
     /// Pauses the script queue: operations sent meanwhile are kept in order, none runs (nor
     /// does ``snapshot(format:)``, ``coverage()`` or ``flush()``) until ``resume()``.
+    ///
+    /// A paused manager holds at most 100,000 operations: later ones are dropped, which the
+    /// manager's logger says at once (once per pause), and ``resume()`` reports with their
+    /// count (``AnalyticsError/pausedOverflow(kept:dropped:)``, after the held ones). A
+    /// process that exits while paused is still drained (see ``Manager``).
     public func pause() {
         script.setPaused(true, for: self)
     }

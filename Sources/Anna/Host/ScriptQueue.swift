@@ -82,11 +82,16 @@ final class ScriptQueue: @unchecked Sendable {
     /// Adds work under the queue's lock and schedules a drain unless one is scheduled; the
     /// drain keeps `manager` (the sender named to the delegate) alive until it is done.
     func enqueue(for manager: Manager, _ add: (inout WorkQueue) -> Void) {
-        let mustSchedule = pending.withLock { queue in
+        let (mustSchedule, dropping) = pending.withLock { queue in
             add(&queue)
-            return queue.scheduleDrain()
+            return (queue.scheduleDrain(), queue.takeDropWarning())
         }
         if mustSchedule { queue.async { self.drain(for: manager) } }
+        if dropping {
+            logger.warning(
+                "the manager is paused and holds \(WorkQueue.pausedLimit) operations, its most: operations sent until resume() are dropped (counted, and reported on resume)"
+            )
+        }
     }
 
     /// Pauses (work is kept, none is run) or resumes the queue.

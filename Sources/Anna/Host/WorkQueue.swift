@@ -41,6 +41,9 @@ struct WorkQueue: Sendable {
     static let chunkSize = AnalyticsEngine.maximumBatchSize
     /// Emptied chunks kept for reuse.
     static let spareLimit = 4
+    /// The most operations a paused queue holds; later ones are dropped (counted, reported
+    /// on resume), so a manager paused for good cannot grow without bound.
+    static let pausedLimit = 100_000
 
     /// Encodes the operations of the chunk being filled (its batch) and keeps the interned
     /// table across chunks.
@@ -54,16 +57,22 @@ struct WorkQueue: Sendable {
     private(set) var paused = false
     /// Events appended since the queue was made.
     private(set) var eventCount = 0
+    /// Operations dropped since the paused queue became full.
+    private(set) var droppedWhilePaused = 0
+    /// Whether the first drop of a pause has not been told yet.
+    private var dropWarningDue = false
 
     /// Items in the chunk being filled: its operations are the encoder's batch.
     private var fillingCount: Int { encoder.batch.count + fillingTasks.count }
 
     mutating func append(_ operation: ModuleOperation, time: Double) {
+        guard !refusedWhilePaused() else { return }
         encoder.encode(operation, time: time)
         closeChunkIfFull()
     }
 
     mutating func appendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
+        guard !refusedWhilePaused() else { return }
         eventCount += 1
         encoder.encodeEvent(id: id, name: name, properties: properties, time: time)
         closeChunkIfFull()
@@ -82,9 +91,29 @@ struct WorkQueue: Sendable {
     }
 
     /// Pauses or resumes taking work; `true` when the caller must schedule a drain (resumed).
+    /// On resume, operations dropped while paused are reported after the ones held.
     mutating func setPaused(_ paused: Bool) -> Bool {
         self.paused = paused
+        if !paused, droppedWhilePaused > 0 {
+            append(.report(AnalyticsError.pausedOverflow(kept: Self.pausedLimit, dropped: droppedWhilePaused)))
+            droppedWhilePaused = 0
+            dropWarningDue = false
+        }
         return scheduleDrain()
+    }
+
+    /// Whether an operation must be dropped: the queue is paused and holds ``pausedLimit``.
+    private mutating func refusedWhilePaused() -> Bool {
+        guard paused, queuedCount >= Self.pausedLimit else { return false }
+        if droppedWhilePaused == 0 { dropWarningDue = true }
+        droppedWhilePaused += 1
+        return true
+    }
+
+    /// `true` once per pause, after its first drop: the caller says so.
+    mutating func takeDropWarning() -> Bool {
+        defer { dropWarningDue = false }
+        return dropWarningDue
     }
 
     /// Operations queued, not yet taken by the script queue.
