@@ -26,6 +26,9 @@
 
   function $(id) { return document.getElementById(id); }
 
+  /** `1 result`, `2 results`. */
+  function counted(count, noun) { return count + ' ' + noun + (count === 1 ? '' : 's'); }
+
   function element(tag, className, text) {
     const node = document.createElement(tag);
     if (className) node.className = className;
@@ -324,7 +327,7 @@
     try {
       await navigator.clipboard.writeText(text);
       area.hidden = true;
-      notice('copied ' + filteredResults().length + ' results as JSON');
+      notice('copied ' + counted(filteredResults().length, 'result') + ' as JSON');
     } catch (error) {
       // Without clipboard access (a file opened from disk, a browser that refuses): select it.
       area.hidden = false;
@@ -459,7 +462,8 @@
     for (const bucket of buckets) {
       const bar = element('div', 'bar');
       const unit = timeline.unit === 'line' ? 'lines ' : '';
-      bar.title = unit + bucket[0] + ': ' + bucket[1] + ' events, ' + bucket[2] + ' results, ' + bucket[3] + ' errors';
+      bar.title = unit + bucket[0] + ': ' + counted(bucket[1], 'event') + ', ' + counted(bucket[2], 'result') + ', '
+        + counted(bucket[3], 'error');
       const kinds = [['events', bucket[1]], ['results', bucket[2]], ['errors', bucket[3]]];
       for (const [kind, count] of kinds) {
         const part = element('span', kind);

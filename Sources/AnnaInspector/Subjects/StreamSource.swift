@@ -100,7 +100,8 @@ final class StreamLineReader: @unchecked Sendable {
                     onReachedEnd()
                 }
                 if let path = followedPath, let restart = FollowedFile.restart(of: handle, path: path, offset: offset) {
-                    let dropped = pending.isEmpty ? "" : " (an unfinished line of \(pending.count) bytes read before was dropped)"
+                    let bytes = pending.count == 1 ? "1 byte" : "\(pending.count) bytes"
+                    let dropped = pending.isEmpty ? "" : " (an unfinished line of \(bytes) read before was dropped)"
                     switch restart {
                     case .truncated:
                         onNotice("\(path) was truncated; reading from its start\(dropped)")
