@@ -50,7 +50,8 @@ struct SnapshotTraceCheckTests {
             ])
         let junit = try workspace.read("junit.xml")
         #expect(junit.contains(#"<testsuite name="\#(workspace.file("ok.trace.json"))" tests="1" failures="0">"#))
-        #expect(junit.contains(#"<testcase classname="anna.trace" name="browse"></testcase>"#))
+        #expect(
+            junit.contains(#"<testcase classname="anna.trace" name="browse" file="\#(workspace.file("ok.trace.json"))" line="1"></testcase>"#))
     }
 
     @Test("trace reports missing, out of order, duplicated and unexpected items and exits 1")
@@ -69,30 +70,33 @@ struct SnapshotTraceCheckTests {
             """)
         let output = try await trace(workspace, events: "twice.ndjson", expect: "bad.trace.json", junit: "junit.xml")
         #expect(output.status == 1)
+        let file = workspace.file("bad.trace.json")
         #expect(
             output.stdoutLines == [
                 "FAIL order: 1 of 2 matched",
                 #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
-                #"  out of order  {"action":"viewed","screen":"/home"} (result 1)"#,
-                #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
+                #"  out of order  {"action":"viewed","screen":"/home"} (result 1) at \#(file):2"#,
+                #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times) at \#(file):2"#,
                 "FAIL missing: 0 of 1 matched",
-                #"  missing       {"action":"checkout"}"#,
+                #"  missing       {"action":"checkout"} at \#(file):3"#,
                 "FAIL once: 1 of 1 matched",
                 #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
-                #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times)"#,
+                #"  duplicated    {"action":"selected","item":4,"title":"Boots"} (2 times) at \#(file):4"#,
                 "PASS any number: 1 of 1 matched",
                 #"  matched       {"action":"selected","item":4,"title":"Boots"} (result 2)"#,
                 "1 passed, 3 failed",
             ])
         let junit = try workspace.read("junit.xml")
         #expect(junit.contains(#"failures="3""#))
-        #expect(junit.contains(#"<failure message="missing {&quot;action&quot;:&quot;checkout&quot;}">"#))
+        #expect(junit.contains(#"<failure message="missing {&quot;action&quot;:&quot;checkout&quot;} at \#(file):3">"#))
         #expect(
             junit.contains(
-                #"<failure message="out of order {&quot;action&quot;:&quot;viewed&quot;,&quot;screen&quot;:&quot;/home&quot;} (result 1)">"#))
+                #"<failure message="out of order {&quot;action&quot;:&quot;viewed&quot;,&quot;screen&quot;:&quot;/home&quot;} (result 1) at \#(file):2">"#
+            ))
         #expect(
             junit.contains(
-                #"duplicated {&quot;action&quot;:&quot;selected&quot;,&quot;item&quot;:4,&quot;title&quot;:&quot;Boots&quot;} (2 times)</failure>"#))
+                #"duplicated {&quot;action&quot;:&quot;selected&quot;,&quot;item&quot;:4,&quot;title&quot;:&quot;Boots&quot;} (2 times) at \#(file):4</failure>"#
+            ))
     }
 
     @Test("results no trace expects are listed as unexpected without failing")
@@ -101,8 +105,14 @@ struct SnapshotTraceCheckTests {
         try workspace.write("partial.trace.json", #"{"name": "viewed only", "items": [{"action": "viewed", "screen": "/home"}]}"#)
         let output = try await trace(workspace, events: "session.ndjson", expect: "partial.trace.json")
         #expect(output.status == 0)
-        #expect(output.stdout.contains(#"unexpected: 1 results match no trace item"#))
-        #expect(output.stdout.contains(#"  unexpected    {"action":"selected","item":4,"title":"Boots"}"#))
+        #expect(
+            output.stdoutLines == [
+                "PASS viewed only: 1 of 1 matched", #"  matched       {"action":"viewed","screen":"/home"} (result 1)"#,
+                "unexpected: 1 of 2 results matches no trace item (--verbose lists them)", "1 passed, 0 failed",
+            ])
+        let verbose = try await trace(workspace, events: "session.ndjson", expect: "partial.trace.json", extra: ["--verbose"])
+        #expect(verbose.stdoutLines.contains("unexpected: 1 of 2 results matches no trace item"))
+        #expect(verbose.stdoutLines.contains(#"  unexpected    {"action":"selected","item":4,"title":"Boots"}"#))
     }
 
     @Test("a missing or malformed trace file is reported")
@@ -113,7 +123,7 @@ struct SnapshotTraceCheckTests {
         try workspace.write("bad.json", #"{"name": "x"}"#)
         let malformed = try await trace(workspace, events: "session.ndjson", expect: "bad.json")
         #expect(malformed.status == 65)
-        #expect(malformed.stderrLines == ["anna: \(workspace.file("bad.json")): trace 1 needs an array 'items'"])
+        #expect(malformed.stderrLines == ["\(workspace.file("bad.json")):1: trace 'x' needs an array 'items'"])
     }
 
     @Test("check lists patterns per file and reports syntax errors and malformed patterns with file:line")
@@ -166,9 +176,11 @@ struct SnapshotTraceCheckTests {
 
     /// Runs `anna trace` on the workspace's module with its files `events`, `expect` and, when
     /// given, `junit`.
-    private func trace(_ workspace: Workspace, events: String, expect: String, junit: String? = nil) async throws -> AnnaProcess.Output {
+    func trace(_ workspace: Workspace, events: String, expect: String, junit: String? = nil, extra: [String] = []) async throws
+        -> AnnaProcess.Output
+    {
         try await AnnaProcess.run(
             ["trace", "--events", workspace.file(events), "--module", workspace.file("module"), "--expect", workspace.file(expect)]
-                + (junit.map { ["--junit", workspace.file($0)] } ?? []))
+                + (junit.map { ["--junit", workspace.file($0)] } ?? []) + extra)
     }
 }

@@ -9,13 +9,20 @@ struct TraceCommand: ParsableCommand {
         commandName: "trace",
         abstract: "Replay an event stream and check its results against expected traces.",
         discussion: """
-            A trace file holds one trace or an array of them:
+            A trace file holds one trace, an array of them, or {"traces": […]}:
               {"name": "checkout", "items": [{"action": "viewed"}, …],
-               "enforceOrder": true, "allowDuplicates": false}
-            Exit 0 when every trace passes, 1 when one fails.
+               "match": "exact", "enforceOrder": true, "allowDuplicates": false}
+            "match": "subset" lets a result have more keys than its item (recursively).
+            With --meta each result is compared as anna run --meta prints it,
+            {"result": …, "task": …, "path": …, "event": …}, so that an item can name
+            the task or path (with "subset", only those it names). docs/cli.md has
+            the whole format. Results no trace expects are counted; --verbose lists
+            them. Exit 0 when every trace passes, 1 when one fails, 64 for an unknown
+            key in the trace file, 65 for a malformed one.
 
             Examples:
               anna trace --events session.ndjson --module analytics --expect session.trace.json
+              anna trace --events session.ndjson --module analytics --expect t.json --meta --verbose
               anna trace --events session.ndjson --tasks analytics/task --expect t.json --junit junit.xml
             """)
 
@@ -29,31 +36,49 @@ struct TraceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report here.", valueName: "file"))
     var junit: String?
 
+    @Flag(help: "Compare items with {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result, as anna run --meta prints it.")
+    var meta = false
+
+    @Flag(help: "List each result that no trace item matches (by default only their count).")
+    var verbose = false
+
     func run() throws {
-        guard let text = try? String(contentsOfFile: expect, encoding: .utf8) else {
-            printError("anna: no such trace file: \(expect)")
+        let text: String
+        do { text = try String(contentsOfFile: expect, encoding: .utf8) } catch {
+            printError("anna: cannot read the trace file \(expect): \(error.localizedDescription)")
             throw ExitCodes.noInput
         }
         let traces: [Trace]
         do { traces = try Trace.load(text, file: expect) } catch {
-            printError("anna: \(error)")
-            throw ExitCodes.malformedStream
+            printError(error.description)
+            throw error.isUsage ? ExitCodes.usage : ExitCodes.malformedStream
         }
         var results: [JSONValue] = []
-        let (engine, summary) = try StreamReplay.replay(stream, through: module) { results.append($0.value) }
-        let report = TraceReport(traces: traces, results: results)
-        printOutput(report.text)
+        let meta = meta
+        let (engine, summary) = try StreamReplay.replay(stream, through: module) { result in
+            results.append(meta ? Self.metaObject(result) : result.value)
+        }
+        let report = TraceReport(traces: traces, results: results, runErrors: summary.errorLines, runErrorCount: summary.errorLineCount)
+        printOutput(report.text(verbose: verbose))
         if let junit {
             do {
                 try report.junitXML(suiteName: expect).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
                 printError("anna: cannot write \(junit): \(error.localizedDescription)")
-                throw ExitCodes.noInput
+                throw ExitCodes.cannotCreate
             }
         }
         let covered = coverageRequirement.report(
             CoverageOutput.read(from: engine, reportingFailure: false), stopped: summary.stopped)
         try StreamReplay.finish(summary, strict: stream.strict)
         if !report.passed || !covered { throw ExitCodes.failure }
+    }
+
+    /// What `anna run --meta` prints for `result`.
+    static func metaObject(_ result: AnalyticsResult) -> JSONValue {
+        let text = { (value: String?) -> JSONValue in value.map { .string($0) } ?? .null }
+        return [
+            "result": result.value, "task": text(result.meta?.task), "path": text(result.meta?.path), "event": text(result.meta?.event),
+        ]
     }
 }

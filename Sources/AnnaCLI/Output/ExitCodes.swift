@@ -4,7 +4,7 @@ import ArgumentParser
 enum ExitCodes {
     /// A trace or a check failed, `--strict` saw a core error, or `--require-coverage` a gap.
     static let failure = ExitCode(1)
-    /// Bad arguments (`EX_USAGE`; the argument parser exits with it).
+    /// Bad arguments (`EX_USAGE`; the argument parser exits with it), or an unknown key in a trace file.
     static let usage = ExitCode(64)
     /// A malformed line in the event stream, or a malformed trace file (`EX_DATAERR`).
     static let malformedStream = ExitCode(65)
@@ -21,7 +21,7 @@ enum ExitCodes {
           0   success; core errors are reported and counted, not fatal without --strict
           1   a trace failed, check found a problem, --strict saw a core error, or
               --require-coverage a task file never loaded or a task that never ran
-          64  bad arguments
+          64  bad arguments, or an unknown key in a trace file
           65  a malformed stream line (without --keep-going) or trace file
           66  a missing file or folder, a module that cannot be loaded, or a
               module folder given to --tasks (a task folder to --module)

@@ -32,7 +32,15 @@ struct StreamReplay {
         var showedAccessHint = false
         /// Whether the replay stopped before the end (a malformed line, or ``shouldStop``).
         var stopped = false
+        /// The first ``keptErrorLines`` error lines, as printed (`anna trace` puts them in
+        /// its JUnit report).
+        var errorLines: [String] = []
+        /// How many error lines were printed (``errorLines`` keeps the first ones).
+        var errorLineCount = 0
     }
+
+    /// How many error lines a ``Summary`` keeps.
+    static let keptErrorLines = 100
 
     /// Operations read but not sent yet, with the line each came from.
     private struct Batch {
@@ -182,10 +190,16 @@ struct StreamReplay {
             writeMessage(about: line, "\(error)")  // "warning: …"; --strict ignores it
             return
         }
+        let messages: [String]
         if case let AnalyticsError.tasksFailed(failures) = error {
-            for failure in failures { writeMessage(about: line, "error: \(failure)") }
+            messages = failures.map { "error: \($0)" }
         } else {
-            writeMessage(about: line, "error: \(error)")
+            messages = ["error: \(error)"]
+        }
+        for message in messages {
+            let text = writeMessage(about: line, message)
+            summary.errorLineCount += 1
+            if summary.errorLines.count < Self.keptErrorLines { summary.errorLines.append(text) }
         }
         summary.errors.count(error)
         if !summary.showedAccessHint, let exception = (error as? AnalyticsError)?.exception,
@@ -199,9 +213,13 @@ struct StreamReplay {
 
     /// Prints `FILE:LINE: message` on one line, with what the message quotes from the stream
     /// (names, paths, thrown messages) made visible: no control or invisible character raw.
-    private func writeMessage(about line: Int, _ message: String) {
+    /// Returns the line written.
+    @discardableResult
+    private func writeMessage(about line: Int, _ message: String) -> String {
         flushResults()
-        progress.writeLine("\(reader.name):\(line): \(VisibleText(message, limit: .max))")
+        let text = "\(reader.name):\(line): \(VisibleText(message, limit: .max))"
+        progress.writeLine(text)
+        return text
     }
 
     /// Prints what was skipped, then `notes` (each as `anna: note`), then what failed, if

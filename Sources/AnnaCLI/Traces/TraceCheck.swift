@@ -20,9 +20,9 @@ struct TraceCheck {
 
     let trace: Trace
     /// The outcome of each item, in the trace's order.
-    let outcomes: [(item: JSONValue, outcome: Outcome)]
+    let outcomes: [(item: Trace.Item, outcome: Outcome)]
     /// Items produced more often than listed (when duplicates are not allowed), with the count.
-    let duplicates: [(item: JSONValue, count: Int)]
+    let duplicates: [(item: Trace.Item, count: Int)]
 
     var passed: Bool {
         duplicates.isEmpty && outcomes.allSatisfy(\.outcome.isMatched)
@@ -30,7 +30,7 @@ struct TraceCheck {
 
     /// Checks `trace` against `results`.
     ///
-    /// Each item takes the first unused equal result after the previous item's (with
+    /// Each item takes the first unused result it matches (``Trace/matches(_:_:)``) after the previous item's (with
     /// `enforceOrder`), or anywhere (without). An item found only before that point is out
     /// of order; one not found at all is missing. Without `allowDuplicates`, an item
     /// produced more times than it is listed is duplicated.
@@ -38,9 +38,9 @@ struct TraceCheck {
         self.trace = trace
         var used = Set<Int>()
         var cursor = -1
-        var outcomes: [(JSONValue, Outcome)] = []
+        var outcomes: [(Trace.Item, Outcome)] = []
         for item in trace.items {
-            let positions = results.indices.filter { !used.contains($0) && results[$0] == item }
+            let positions = results.indices.filter { !used.contains($0) && trace.matches(item.value, results[$0]) }
             if let next = positions.first(where: { !trace.enforceOrder || $0 > cursor }) {
                 used.insert(next)
                 cursor = max(cursor, next)
@@ -53,13 +53,13 @@ struct TraceCheck {
             }
         }
         self.outcomes = outcomes
-        var duplicates: [(JSONValue, Int)] = []
+        var duplicates: [(Trace.Item, Int)] = []
         if !trace.allowDuplicates {
             var seen: [JSONValue] = []
-            for item in trace.items where !seen.contains(item) {
-                seen.append(item)
-                let listed = trace.items.filter { $0 == item }.count
-                let produced = results.filter { $0 == item }.count
+            for item in trace.items where !seen.contains(item.value) {
+                seen.append(item.value)
+                let listed = trace.items.filter { $0.value == item.value }.count
+                let produced = results.filter { trace.matches(item.value, $0) }.count
                 if produced > listed { duplicates.append((item, produced)) }
             }
         }
