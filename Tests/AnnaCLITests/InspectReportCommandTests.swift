@@ -63,4 +63,45 @@ struct InspectReportCommandTests {
         #expect(rebound.status == 64)
         #expect(rebound.stderr.contains("listening on 127.0.0.1.nip.io (beyond 127.0.0.1) needs --token T"))
     }
+
+    @Test("anna inspect following a file truncated in place says so once on standard error and reads it from its start")
+    func followTruncated() async throws {
+        let folder = try TemporaryFolder()
+        try folder.write("s.ndjson", try String(contentsOfFile: session, encoding: .utf8))
+        let process = Process()
+        process.executableURL = AnnaProcess.executable
+        process.arguments = ["inspect", "--events", folder.file("s.ndjson"), "--module", module, "--port", "0"]
+        let errors = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let serving = try await Self.read(errors, until: "(Ctrl-C stops)")
+        #expect(serving.contains("anna inspect: serving \(folder.file("s.ndjson"))"))
+        try await Task.sleep(for: .milliseconds(500))  // it reads the 5,413 lines and reaches the end
+        let handle = try #require(FileHandle(forWritingAtPath: folder.file("s.ndjson")))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(#"{"op":"register","id":1,"parent":null,"name":"__root__"}"#.utf8 + [0x0A]))
+        try handle.close()
+        let said = try await Self.read(errors, until: "from its start")
+        #expect(said.hasSuffix("anna inspect: \(folder.file("s.ndjson")) was truncated; reading from its start"))
+        process.terminate()
+        process.waitUntilExit()
+        let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!rest.contains("truncated"))  // said once
+    }
+
+    /// Reads `pipe` (on a thread of its own) until what was read contains `marker` or 20 s pass.
+    static func read(_ pipe: Pipe, until marker: String) async throws -> String {
+        try await onOwnThread {
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while !text.contains(marker), Date() < deadline {
+                let data = pipe.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            return text.trimmingCharacters(in: .newlines)
+        }
+    }
 }
