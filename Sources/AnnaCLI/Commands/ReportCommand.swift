@@ -13,7 +13,8 @@ struct ReportCommand: ParsableCommand {
             The report is the inspector's page frozen at the end of the stream (tree, tasks,
             the last 500 results, errors, figures, snapshot downloads) plus a timeline of
             events, results and errors over the stream's lines; with --expect, the trace
-            check too. It works opened from disk, offline: nothing is fetched.
+            check too (listing every result no trace expects; standard output lists them
+            with --verbose). It works opened from disk, offline: nothing is fetched.
 
             Exit 0 when the report is written (1 when --expect's traces fail; the report is
             written anyway).
@@ -27,6 +28,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var module: ModuleOptions
     @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "file")) var output: String
     @Option(help: ArgumentHelp("A trace file to check the results against (as anna trace).", valueName: "file")) var expect: String?
+    @Flag(help: "List each result no trace expects on standard output (the report always lists them).") var verbose = false
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: events) else {
@@ -48,7 +50,7 @@ struct ReportCommand: ParsableCommand {
         let (html, check) = try runBlocking {
             await session.waitUntilHandled()
             let check = traces.map { TraceReport(traces: $0, results: values.withLock { $0 }) }
-            return (try await SessionReport.html(of: session, trace: check?.text), check)
+            return (try await SessionReport.html(of: session, trace: check?.text(verbose: true)), check)
         }
         do {
             try html.write(toFile: output, atomically: true, encoding: .utf8)
@@ -56,9 +58,9 @@ struct ReportCommand: ParsableCommand {
             printError("anna: cannot write \(output): \(error.localizedDescription)")
             throw ExitCodes.cannotCreate
         }
-        printError("anna report: wrote \(output) (\(session.lineCount) lines)")
+        printError("anna report: wrote \(output) (\(Plural.count(session.lineCount, "line")))")
         if let check {
-            printOutput(check.text)
+            printOutput(check.text(verbose: verbose))
             if !check.passed { throw ExitCodes.failure }
         }
     }
