@@ -75,8 +75,9 @@ public final class Collector: Sendable {
             server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "anna-collect",
-                availableConnectionsDelegate: .maximum(
-                    configuration.maximumConnections ?? CollectorConnectionCap.default, logger: Logger(label: "anna.collect"))),
+                availableConnectionsDelegate: CappedConnections(
+                    maximum: configuration.maximumConnections ?? CollectorConnectionCap.default,
+                    onCapReached: configuration.onConnectionCapReached ?? { _ in })),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: {
                 var logger = Logger(label: "anna.collect")

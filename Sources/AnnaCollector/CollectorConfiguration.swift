@@ -15,6 +15,9 @@ public struct CollectorConfiguration: Sendable {
     /// The most connections served at once; beyond it, new ones wait in the listen queue until
     /// one closes. `nil`: ``CollectorConnectionCap/default`` (derived from the file-descriptor limit).
     public var maximumConnections: Int?
+    /// Called (once, with the cap) the first time ``maximumConnections`` connections are open at
+    /// once (`anna collect` prints a line).
+    public var onConnectionCapReached: (@Sendable (Int) -> Void)?
 
     /// A collector storing into `storePath`.
     public init(storePath: String, port: Int = 0) {

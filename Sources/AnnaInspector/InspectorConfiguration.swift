@@ -22,6 +22,9 @@ public struct InspectorConfiguration: Sendable {
     /// The most connections served at once; beyond it, new ones wait in the listen queue until
     /// one closes. `nil`: ``ConnectionCap/default`` (derived from the file-descriptor limit).
     public var maximumConnections: Int?
+    /// Called (once, with the cap) the first time ``maximumConnections`` connections are open at
+    /// once, so a person who waits on a page knows why (`anna inspect` prints a line).
+    public var onConnectionCapReached: (@Sendable (Int) -> Void)?
     /// Named counters of an outbox (or any other sink) to show among the figures, read once
     /// per tick of the figures; e.g. for the `AnnaOutbox` library's outbox:
     /// `{ let s = try outbox.stats(); return ["pending": s.pending, "inFlight": s.inFlight, "deadLetter": s.deadLetter] }`.

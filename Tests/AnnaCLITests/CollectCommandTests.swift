@@ -102,7 +102,10 @@ struct CollectCommandTests {
         #expect(try await second.read(until: "}", within: 1).isEmpty)  // not accepted while the first is open
         #expect(try await first.readUntilClosed(within: 20).closed)  // idle for 3 s after its answer
         #expect(try await second.readUntilClosed(within: 20).text.hasPrefix("HTTP/1.1 400"))
-        _ = try await collector.stop()
+        let stopped = try await collector.stop()
+        let capLines = stopped.stderrLines.filter { $0.contains("the most served at once") }
+        #expect(
+            capLines == ["anna collect: 1 connection open, the most served at once (--max-connections); new ones wait until one closes"])
     }
 }
 

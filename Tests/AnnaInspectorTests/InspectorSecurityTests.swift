@@ -120,10 +120,13 @@ struct InspectorSecurityTests {
     }
 
     /// An inspector without a subject, served with a 1 s idle timeout and `maximumConnections`.
-    static func server(maximumConnections: Int? = nil, idleTimeout: Duration = .seconds(1)) async throws -> InspectorServer {
+    static func server(
+        maximumConnections: Int? = nil, idleTimeout: Duration = .seconds(1), onCapReached: (@Sendable (Int) -> Void)? = nil
+    ) async throws -> InspectorServer {
         var configuration = InspectorConfiguration()
         configuration.idleTimeout = idleTimeout
         configuration.maximumConnections = maximumConnections
+        configuration.onConnectionCapReached = onCapReached
         return try await Inspector(configuration: configuration).start()
     }
 
@@ -155,7 +158,8 @@ struct InspectorSecurityTests {
 
     @Test("beyond maximumConnections a new connection waits until one closes, then is served")
     func connectionCap() async throws {
-        let server = try await Self.server(maximumConnections: 2, idleTimeout: .seconds(60))
+        let said = Notices()
+        let server = try await Self.server(maximumConnections: 2, idleTimeout: .seconds(60)) { said.add("cap \($0)") }
         let request = "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         let first = try RawConnection(port: server.port)
         try first.send(request)
@@ -168,6 +172,11 @@ struct InspectorSecurityTests {
         #expect(try await third.read(until: "</html>", within: 1.5).isEmpty)  // not accepted while two are open
         first.close()
         #expect(try await third.read(until: "</html>", within: 20).contains("200 OK"))
+        second.close()
+        let fourth = try RawConnection(port: server.port)  // reaches the cap again: not said again
+        try fourth.send(request)
+        #expect(try await fourth.read(until: "</html>", within: 20).contains("200 OK"))
+        #expect(said.lines == ["cap 2"])
         try await server.stop()
         #expect(ConnectionCap.cap(forDescriptorLimit: 256) == 96 && ConnectionCap.cap(forDescriptorLimit: 1 << 20) == 1024)
         #expect(ConnectionCap.cap(forDescriptorLimit: 20) == 8)

@@ -73,6 +73,10 @@ struct CollectCommand: ParsableCommand {
         configuration.host = host
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.maximumConnections = maximumConnections
+        configuration.onConnectionCapReached = { cap in
+            printError(
+                "anna collect: \(Plural.count(cap, "connection")) open, the most served at once (--max-connections); new ones wait until one closes")
+        }
         configuration.failures.failStatus = failStatus
         configuration.failures.failCount = failCount
         configuration.failures.retryAfter = retryAfter

@@ -71,6 +71,10 @@ struct InspectCommand: ParsableCommand {
         var configuration = InspectorConfiguration(host: host, port: port, token: token)
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.maximumConnections = maximumConnections
+        configuration.onConnectionCapReached = { cap in
+            printError(
+                "anna inspect: \(Plural.count(cap, "connection")) open, the most served at once (--max-connections); new ones wait until one closes")
+        }
         let session = try Self.makeSession(source: source, module: module, playing: !paused, configuration: configuration)
         try runBlocking {
             let server = try await session.inspector.start()

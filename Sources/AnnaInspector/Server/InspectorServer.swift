@@ -56,7 +56,9 @@ public final class InspectorServer: Sendable {
                 server: .http1(configuration: .init(idleTimeout: TimeAmount(final.idleTimeout))),
                 configuration: .init(
                     address: .hostname(final.host, port: final.port), serverName: "anna-inspector",
-                    availableConnectionsDelegate: .maximum(final.maximumConnections ?? ConnectionCap.default, logger: Logger(label: "anna.inspector"))
+                    availableConnectionsDelegate: CappedConnections(
+                        maximum: final.maximumConnections ?? ConnectionCap.default,
+                        onCapReached: final.onConnectionCapReached ?? { _ in })
                 ),
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? 0
