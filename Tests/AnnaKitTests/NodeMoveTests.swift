@@ -83,3 +83,69 @@ struct NodeMoveTests {
         #expect(harness.collector.errorDescriptions == [])
     }
 }
+
+/// Other ways a node's parent goes while the node stays.
+@MainActor
+@Suite("Node moves elsewhere")
+struct NodeMoveElsewhereTests {
+    @Test("a detail opened from a row keeps its values when the master reloads its table")
+    func reloadUnderDetail() async throws {
+        let harness = Harness(module: "notes")
+        let master = MasterViewController(rows: 5, visibleRows: 3)
+        let navigation = harness.showInNavigation(master)
+        master.table.selectRow(at: TableIndexPath(row: 1))
+        let detail = try #require(navigation.topViewController as? DetailViewController)
+        detail.analyzer.update(5, for: "count")
+        detail.analyzer.record("probe")
+        master.table.reloadData()
+        detail.analyzer.record("probe")
+        let probes = await harness.results().map(\.value).filter { $0["event"] == "probe" }
+        // The row's node went with the reload; the detail, still shown, hangs under the master now.
+        #expect(probes.map { $0["path"] } == ["/master/table/cell/detail", "/master/detail"])
+        #expect(probes.map { $0["count"] } == [5, 5])
+        #expect(probes.map { $0["visible"] } == [true, true])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+}
+
+/// A reload drops the rows' values even while the table's own node is detached.
+@MainActor
+@Suite("Reloading a detached table")
+struct DetachedReloadTests {
+    final class Rows: TableViewDataSource {
+        func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 3 }
+        func tableView(_ tableView: TableView, cellForRowAt indexPath: TableIndexPath) -> TableViewCell {
+            tableView.dequeueReusableCell(withIdentifier: "Row", for: indexPath)
+        }
+    }
+
+    @Test("rows reloaded while the hidden table waits to move start afresh")
+    func reloadWhileDetached() async throws {
+        let harness = Harness(module: "notes")
+        let screen = ScreenViewController(name: "screen")
+        let box = View()
+        let table = TableView(visibleRowCount: 2)
+        let rows = Rows()
+        table.register(TableViewCell.self, forCellReuseIdentifier: "Row")
+        table.dataSource = rows
+        screen.view.addSubview(box)
+        box.addSubview(table)
+        box.analyzer.enable(naming: "box")
+        table.analyzer.enable(naming: "list")
+        harness.show(screen)
+        let row = TableIndexPath(row: 0)
+        try #require(table.cellForRow(at: row)).analyzer.update(9, for: "count")
+        try #require(table.cellForRow(at: row)).analyzer.record("probe")
+
+        table.isHidden = true  // its rows disappear: no row records during the reload
+        box.analyzer.detach()  // the table's node is detached until the table records again
+        table.reloadData()
+        table.isHidden = false
+        try #require(table.cellForRow(at: row)).analyzer.record("probe")
+
+        let probes = await harness.results().map(\.value).filter { $0["event"] == "probe" }
+        #expect(probes.map { $0["path"] } == ["/screen/box/list/cell", "/screen/list/cell"])
+        #expect(probes.map { $0["count"] } == [9, .null])
+        #expect(harness.collector.errorDescriptions == [])
+    }
+}

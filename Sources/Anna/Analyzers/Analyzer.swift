@@ -182,7 +182,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     public func removePositionNodes(under prefix: [NodeKey]) {
         precondition(!prefix.isEmpty, "A position prefix names at least one key.")
         Self.lock.withLock {
-            guard let registration = liveRegistration else { return }
+            guard let registration = liveRegistration else {
+                // Detached (an ancestor went): the core keeps the kept nodes detached too.
+                if let detached = detachedRegistration {
+                    detached.manager.send(.deregister(id: NodeID(owner: detached.id.owner, keys: detached.id.keys + prefix)))
+                }
+                return
+            }
             let record = registration.record
             let removed = NodeID(owner: registration.id.owner, keys: registration.id.keys + prefix)
             for (id, node) in record.keptChildren where id.owner == removed.owner && id.keys.starts(with: removed.keys) {
