@@ -153,13 +153,17 @@ struct InitVersionTests {
         let created = try await AnnaProcess.run(["init", folder])
         #expect(created.status == 0)
         #expect(created.stdoutLines.first == "created \(folder)/index.js")
-        #expect(created.stdoutLines.last == "next: anna run --events \(folder)/session.ndjson --module \(folder)")
+        #expect(
+            created.stdoutLines.contains(
+                "created \(folder).session.ndjson (a sample session, beside the module: apps bundle the module folder)"))
+        #expect(created.stdoutLines.last == "next: anna run --events \(folder).session.ndjson --module \(folder)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/session.ndjson"))
         #expect(try workspace.read("shop/index.js").contains("require('anna').configured({ task: __dirname + '/task' })"))
         #expect(try workspace.read("shop/jsconfig.json").contains(#""anna": ["./types/anna"]"#))
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
         #expect(try workspace.read("shop/types/anna/index.d.ts") == String(contentsOf: typings, encoding: .utf8))
         #expect(created.stdoutLines.contains("created \(folder)/types/anna/index.d.ts"))
-        let run = try await AnnaProcess.run(["run", "--events", folder + "/session.ndjson", "--module", folder, "--strict"])
+        let run = try await AnnaProcess.run(["run", "--events", folder + ".session.ndjson", "--module", folder, "--strict"])
         #expect(run.status == 0)
         #expect(run.stdoutLines == [#"{"action":"selected","item":4,"title":"Boots"}"#])
         #expect(run.stderr == "")
@@ -170,8 +174,40 @@ struct InitVersionTests {
         let workspace = try Workspace(["full/notes.txt": "mine\n"])
         let output = try await AnnaProcess.run(["init", workspace.file("full")])
         #expect(output.status == 73)
-        #expect(output.stderrLines == ["anna: \(workspace.file("full")) is not empty (1 entries); anna init needs a new or empty folder"])
+        #expect(output.stderrLines == ["anna: \(workspace.file("full")) is not empty (1 entry); anna init needs a new or empty folder"])
         #expect(try workspace.read("full/notes.txt") == "mine\n")
+    }
+
+    @Test("init refuses an empty name (64) and writes nothing in the current folder")
+    func initRefusesEmptyName() throws {
+        let workspace = try Workspace(["index.js": "mine\n"])
+        let process = Process()
+        process.executableURL = AnnaProcess.executable
+        process.arguments = ["init", ""]
+        process.currentDirectoryURL = URL(fileURLWithPath: workspace.file("."))
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(stderr.contains("anna init needs a folder name"))
+        #expect(try workspace.read("index.js") == "mine\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.file(".")) == ["index.js"])
+    }
+
+    @Test("init never replaces a file: an existing sample session stops it before anything is written (73)")
+    func initKeepsExistingSession() async throws {
+        let workspace = try Workspace(["shop.session.ndjson": "my recording\n"])
+        let output = try await AnnaProcess.run(["init", workspace.file("shop")])
+        #expect(output.status == 73)
+        #expect(
+            output.stderrLines == [
+                "anna: \(workspace.file("shop")).session.ndjson exists; anna init never replaces a file (move it, or choose another folder name)"
+            ])
+        #expect(try workspace.read("shop.session.ndjson") == "my recording\n")
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("shop")))
     }
 
     @Test("--version prints the version; --help lists the exit codes")

@@ -100,7 +100,7 @@ struct LocationWatchTests {
         #expect(line.contains(") on '/home/list/item' (explode): boom"))
     }
 
-    @Test("--watch reloads a task file changed while standard input streams")
+    @Test("--watch reloads a task file changed while standard input streams, and says so once")
     func watch() throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'old');\n")
@@ -109,9 +109,10 @@ struct LocationWatchTests {
         process.arguments = ["run", "--events", "-", "--module", workspace.file("module"), "--watch"]
         let input = Pipe()
         let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
         var received = Data()
         /// Sends `lines`, then waits for the next result line.
@@ -136,8 +137,10 @@ struct LocationWatchTests {
         Thread.sleep(forTimeInterval: 0.3)
         #expect(send(select) == #""new""#)
         try input.fileHandleForWriting.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
+        #expect(stderr.split(separator: "\n").filter { $0.hasPrefix("reloaded") } == ["reloaded task/index.js"], "\(stderr)")
     }
 }
 

@@ -10,16 +10,37 @@ struct InitCommand: ParsableCommand {
         discussion: """
             Writes DIR/index.js (the module: the bundled core configured with
             DIR/task), DIR/task/index.js (one sample task), DIR/jsconfig.json and
-            DIR/types/anna/index.d.ts (typings for editors), and DIR/session.ndjson
-            (a sample event stream). DIR must be new or empty (exit 73 otherwise).
+            DIR/types/anna/index.d.ts (typings for editors), and, beside the module
+            folder, DIR.session.ndjson (a sample event stream: an app bundles the
+            module folder, and a recording has no place in it). DIR must be new or
+            empty and DIR.session.ndjson must not exist (exit 73 otherwise): no
+            file is ever replaced. An empty DIR is refused (exit 64).
 
             Examples:
               anna init shop-analytics
-              anna run --events shop-analytics/session.ndjson --module shop-analytics
+              anna run --events shop-analytics.session.ndjson --module shop-analytics
             """)
 
     @Argument(help: ArgumentHelp("The folder to create (new or empty).", valueName: "dir"))
     var directory: String
+
+    func validate() throws {
+        guard !directory.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("anna init needs a folder name, such as 'anna init shop-analytics'; got an empty one.")
+        }
+    }
+
+    /// Where the sample session goes: beside the module folder, named after it
+    /// (`shop-analytics.session.ndjson`); a folder named `.` or `..` is named by its path.
+    var sessionPath: String {
+        var folder = directory
+        while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
+        let last = (folder as NSString).lastPathComponent
+        if last == "." || last == ".." || folder == "/" {
+            folder = URL(fileURLWithPath: folder).standardizedFileURL.path
+        }
+        return folder + ".session.ndjson"
+    }
 
     func run() throws {
         let files = FileManager.default
@@ -37,29 +58,39 @@ struct InitCommand: ParsableCommand {
                 throw ExitCodes.cannotCreate
             }
             guard contents.isEmpty else {
-                printError("anna: \(directory) is not empty (\(contents.count) entries); anna init needs a new or empty folder")
+                printError(
+                    "anna: \(directory) is not empty (\(Plural.count(contents.count, "entry", plural: "entries"))); "
+                        + "anna init needs a new or empty folder")
                 throw ExitCodes.cannotCreate
             }
         }
-        var written = ModuleScaffold.files
+        let session = sessionPath
+        guard !files.fileExists(atPath: session) else {
+            printError("anna: \(session) exists; anna init never replaces a file (move it, or choose another folder name)")
+            throw ExitCodes.cannotCreate
+        }
+        var written = ModuleScaffold.files.map { (path: "\(directory)/\($0.name)", text: $0.text) }
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
         do {
-            written.append((ModuleScaffold.typingsPath, try String(contentsOf: typings, encoding: .utf8)))
+            written.append(("\(directory)/\(ModuleScaffold.typingsPath)", try String(contentsOf: typings, encoding: .utf8)))
         } catch {
             printError("anna: warning: no typings written (cannot read \(typings.path): \(error.localizedDescription)); jsconfig.json points at them")
         }
-        for (name, text) in written {
-            let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+        written.append((session, ModuleScaffold.session))
+        for (path, text) in written {
+            let url = URL(fileURLWithPath: path)
             do {
                 try files.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try text.write(to: url, atomically: true, encoding: .utf8)
+                // Never replaces a file, even one that appeared since the check above.
+                try Data(text.utf8).write(to: url, options: .withoutOverwriting)
             } catch {
-                printError("anna: cannot write \(url.path): \(error.localizedDescription)")
+                let reason = files.fileExists(atPath: path) ? "it exists, and anna init never replaces a file" : error.localizedDescription
+                printError("anna: cannot write \(path): \(reason)")
                 throw ExitCodes.cannotCreate
             }
-            printOutput("created \(directory)/\(name)")
+            printOutput("created \(path)" + (path == session ? " (a sample session, beside the module: apps bundle the module folder)" : ""))
         }
-        printOutput("next: anna run --events \(directory)/session.ndjson --module \(directory)")
+        printOutput("next: anna run --events \(session) --module \(directory)")
     }
 }
 
@@ -107,20 +138,20 @@ enum ModuleScaffold {
 
             """
         ),
-        (
-            "session.ndjson",
-            """
-            {"op":"version","version":1}
-            // A sample session: a home screen with a list; the user selects its item 4.
-            {"op":"register","id":1,"parent":null,"name":"__root__","time":1700000000000}
-            {"op":"register","id":2,"parent":1,"name":"home","time":1700000000001}
-            {"op":"register","id":[2,"list"],"parent":2,"name":"list","time":1700000000002}
-            {"op":"register","id":3,"parent":[2,"list"],"name":"item","index":4,"time":1700000000003}
-            {"op":"appear","id":2,"time":1700000000004}
-            {"op":"update","id":3,"keyPath":"title","value":"Boots","time":1700000000005}
-            {"op":"event","id":3,"name":"did-select","time":1700000000006}
-
-            """
-        ),
     ]
+
+    /// The sample session, written beside the module folder.
+    static let session =
+        """
+        {"op":"version","version":1}
+        // A sample session: a home screen with a list; the user selects its item 4.
+        {"op":"register","id":1,"parent":null,"name":"__root__","time":1700000000000}
+        {"op":"register","id":2,"parent":1,"name":"home","time":1700000000001}
+        {"op":"register","id":[2,"list"],"parent":2,"name":"list","time":1700000000002}
+        {"op":"register","id":3,"parent":[2,"list"],"name":"item","index":4,"time":1700000000003}
+        {"op":"appear","id":2,"time":1700000000004}
+        {"op":"update","id":3,"keyPath":"title","value":"Boots","time":1700000000005}
+        {"op":"event","id":3,"name":"did-select","time":1700000000006}
+
+        """
 }

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
             never loaded or a task never ran, listing each with FILE:LINE.
 
             --watch reloads a task file when it changes, between lines of a live
-            stream.
+            stream, and says so on standard error: reloaded task/index.js.
 
             Examples:
               anna run --events session.ndjson --module analytics
@@ -49,14 +49,15 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("coverage-file"), help: ArgumentHelp(visibility: .private))
     var coverageFile: String?
 
-    @Flag(help: "Reload a task file when it changes (checked between lines, at most every 0.2 s); for live streams.")
+    @Flag(
+        help: "Reload a task file when it changes (checked between lines, at most every 0.2 s), saying 'reloaded FILE'; for live streams.")
     var watch = false
 
     func run() throws {
         let writer = ResultWriter(output: .standardOutput(), meta: meta)
         let outboxRun = try outbox.start()
         let (engine, summary) = try StreamReplay.replay(
-            stream, through: module, configure: configureEngine, writingTo: writer, alsoTo: outboxRun.map { run in run.append })
+            stream, through: module, watchTasks: watch, writingTo: writer, alsoTo: outboxRun.map { run in run.append })
         try outboxRun?.finish()
         var notes: [String] = []
         if coverage || coverageFile != nil {
@@ -68,10 +69,5 @@ struct RunCommand: ParsableCommand {
             CoverageOutput.read(from: engine, reportingFailure: false), stopped: summary.stopped)
         try StreamReplay.finish(summary, strict: stream.strict, notes: notes)
         if !covered { throw ExitCodes.failure }
-    }
-
-    /// `--watch` in the engine's configuration.
-    private func configureEngine(_ configuration: inout AnalyticsEngine.Configuration) {
-        configuration.watchTasks = watch
     }
 }

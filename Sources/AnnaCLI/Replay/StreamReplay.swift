@@ -80,12 +80,21 @@ struct StreamReplay {
 
     /// Loads the module (its configuration changed by `configure`), then replays the whole
     /// stream through it, printing each result into `writer` as the engine wrote it, and
-    /// handing the results to `alsoTo` (an outbox) after.
+    /// handing the results to `alsoTo` (an outbox) after. With `watchTasks`, a changed task
+    /// file is reloaded between lines and `reloaded task/index.js` said on standard error.
     static func replay(
         _ stream: StreamOptions, through module: ModuleOptions, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
-        writingTo writer: ResultWriter, alsoTo handOn: ((ResultTexts) -> Void)? = nil
+        watchTasks: Bool = false, writingTo writer: ResultWriter, alsoTo handOn: ((ResultTexts) -> Void)? = nil
     ) throws -> (engine: AnalyticsEngine, summary: Summary) {
         let progress = ProgressReporter()
+        let configure = { (configuration: inout AnalyticsEngine.Configuration) in
+            configure(&configuration)
+            guard watchTasks else { return }
+            configuration.watchTasks = true
+            // Paths are said relative to the module folder, or to the task folder's parent.
+            let root = module.isTaskFolder ? module.folder.deletingLastPathComponent() : module.folder
+            configuration.fileAccess = TaskReloadReporter(base: configuration.fileAccess, root: root.path, output: progress)
+        }
         let console = try stream.makeConsole(standardError: progress)
         let onResultTexts: (ResultTexts) -> Void =
             handOn.map { handOn in
