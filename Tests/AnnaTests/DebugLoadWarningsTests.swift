@@ -31,12 +31,17 @@ struct DebugLoadWarningsTests {
         await manager.flush()
     }
 
+    /// The warnings about task files (other tests' debug managers hear of waiting events too).
+    static func loadWarnings(_ log: CapturedLog) -> [String] {
+        log.messages(at: .warning).filter { $0.contains("never loaded") || $0.contains("task file") }
+    }
+
     @Test("the renamed class: one warning naming the file and the namespace, however often the node registers")
     func renamedClass() async throws {
         let folder = try Self.renamedModule()
         let log = CapturedLog()
         await Self.register(["NoteDetailViewController", "NoteDetailViewController", "Other"], in: folder, debug: true, log: log)
-        #expect(log.messages(at: .warning) == ["NoteDetail.js never loaded; namespace NoteDetailViewController has no file: renamed?"])
+        #expect(Self.loadWarnings(log) == ["NoteDetail.js never loaded; namespace NoteDetailViewController has no file: renamed?"])
     }
 
     @Test("a namespace with its file says nothing; outside debug mode nothing is checked")
@@ -44,9 +49,9 @@ struct DebugLoadWarningsTests {
         let folder = try Self.renamedModule()
         let loaded = CapturedLog()
         await Self.register(["NoteDetail"], in: folder, debug: true, log: loaded)
-        #expect(loaded.messages(at: .warning) == [])
+        #expect(Self.loadWarnings(loaded) == [])
         let release = CapturedLog()
         await Self.register(["NoteDetailViewController"], in: folder, debug: false, log: release)
-        #expect(release.messages(at: .warning) == [])
+        #expect(Self.loadWarnings(release) == [])
     }
 }

@@ -37,6 +37,10 @@ class Manager {
     this._clock = typeof options.now === 'function' ? options.now : Date.now;
     this._debug = options.debug === true;
     this._report = typeof options.report === 'function' ? options.report : null;
+    // A host's place of the operation running now (opaque), for async tasks' late reports.
+    this._position = typeof options.position === 'function' ? options.position : null;
+    // Set while the core itself calls `then` on an async task's promise (see _sendLater).
+    this.coreThen = false;
     // The task whose function runs now and its meta (see runningTask()), else null.
     this._runningTask = null;
     this._runningList = []; // the tasks of the event being recorded, and their metas
@@ -197,7 +201,9 @@ class Manager {
 
   /** Sends what an async task's promise resolves to; reports what it rejects with. */
   _sendLater(promise, task, meta) {
-    const entry = { task, meta };
+    // Where it was queued (a host's [batch, operation], see config.position), to place what
+    // its code after await does.
+    const entry = { task, meta, queuedAt: this._position === null ? null : this._position() };
     this._pending.push(entry);
     const settled = (run) => (value) => {
       const at = this._pending.indexOf(entry);
@@ -209,17 +215,24 @@ class Manager {
       try {
         run(value);
       } catch (error) {
-        this._reportLate(task, meta, error);
+        this._reportLate(task, meta, error, entry.queuedAt);
       }
       [this._runningTask, this._runningList, this._runningMetas] = running;
     };
     const then = promise.then;
-    apply(then, promise, [
-      settled((value) => {
-        if (value !== undefined) this._send(value, task, meta);
-      }),
-      settled((error) => { this._reportLate(task, meta, error); }),
-    ]);
+    // The core's own callbacks are not the task's promise jobs (a host that tracks those by
+    // the running task leaves the core's `then` alone while this is set).
+    this.coreThen = true;
+    try {
+      apply(then, promise, [
+        settled((value) => {
+          if (value !== undefined) this._send(value, task, meta);
+        }),
+        settled((error) => { this._reportLate(task, meta, error, entry.queuedAt); }),
+      ]);
+    } finally {
+      this.coreThen = false;
+    }
   }
 
   /**
@@ -231,17 +244,21 @@ class Manager {
   abandonPendingTasks() {
     const abandoned = this._pending.slice(1);
     this._pending = [];
-    for (const { task, meta } of abandoned) {
+    for (const { task, meta, queuedAt } of abandoned) {
       this._reportLate(task, meta, new AnnaError('its code after await never ran: the time limit stopped a promise job ' +
-        'queued before it, and the jobs queued after that one were dropped.'));
+        'queued before it, and the jobs queued after that one were dropped.'), queuedAt);
     }
     return abandoned.length;
   }
 
   /** Reports an async task's failure, counted with its runs, through config.report. */
-  _reportLate(task, meta, error) {
+  _reportLate(task, meta, error, queuedAt) {
     task.failures += 1;
     const failure = taskFailure([this._failure(task, meta, error)]);
+    // Where the task was queued, for the host to place the report (not a field it shows).
+    if (queuedAt !== undefined && queuedAt !== null) {
+      Object.defineProperty(failure, 'queuedAt', { value: queuedAt, configurable: true, writable: true });
+    }
     if (this._report !== null) this._report(failure);
     else throw failure;
   }
@@ -277,10 +294,10 @@ class Manager {
     // (promise jobs run in the order they were queued).
     const pending = this._pending.length === 0 ? null : this._pending[0];
     if (pending === null) return null;
-    const { task: waiting, meta } = pending;
+    const { task: waiting, meta, queuedAt } = pending;
     return {
       task: waiting.text, file: waiting.file, line: waiting.line, column: waiting.column,
-      path: meta.path, event: meta.event, async: true,
+      path: meta.path, event: meta.event, async: true, queuedAt,
     };
   }
 

@@ -168,6 +168,23 @@ final class ModuleBridge {
         try functions.abandonPending.call([JavaScriptValue]())
     }
 
+    /// After a stop in a promise job: the batch offset of the operation that queued the job
+    /// (`nil` when unknown, e.g. queued in an earlier batch) and the core's description of
+    /// its task (`runningTask()` fields), as far as the JavaScript half knows them. Called
+    /// before ``abandonPending()``, which forgets the job.
+    func stoppedJob() -> (operation: Int?, task: JSONValue?) {
+        let job: JSONValue
+        do {
+            let value = try functions.stoppedJob.call([JavaScriptValue]())
+            guard value.isString else { return (nil, nil) }
+            job = try JSONValue(parsing: try value.toString())
+        } catch {
+            return (nil, nil)  // only a better name for an error already being reported
+        }
+        let operation = job["operation"]?.numberValue.flatMap { $0 >= 0 ? Int(exactly: $0) : nil }
+        return (operation, job["task"])
+    }
+
     /// Calls into JavaScript throw ``JavaScriptError``; anything else is wrapped as one.
     static func javaScriptError(_ error: any Error) -> JavaScriptError {
         error as? JavaScriptError ?? .typeMismatch("\(error)")
@@ -264,6 +281,7 @@ extension ModuleBridge {
         let finish: JavaScriptValue
         let resume: JavaScriptValue
         let abandonPending: JavaScriptValue
+        let stoppedJob: JavaScriptValue
         let forgetMetas: JavaScriptValue
 
         init(_ script: JavaScriptValue) throws {
@@ -273,6 +291,7 @@ extension ModuleBridge {
             finish = try script.property("finish")
             resume = try script.property("resume")
             abandonPending = try script.property("abandonPending")
+            stoppedJob = try script.property("stoppedJob")
             forgetMetas = try script.property("forgetMetas")
         }
     }

@@ -105,6 +105,9 @@
   let removedNodes = 0;
   const config = {
     debug: false,
+    // Where an async task is queued from: [batch, operation offset], for the place of what
+    // its promise jobs do after the batch (see stoppedJob).
+    position: function position() { return [batchNumber, operation <= lastOperation ? operation : -1]; },
     now: function now() { return time === time ? time : Date.now(); },
     // A problem that is not the operation's failure (a result that lost a function): the
     // host reports it as a warning, in its place among the operation's results.
@@ -119,9 +122,26 @@
   // An error of the current operation (of the last one, for a promise job run after the
   // batch), as plain data: what a script threw is read here, once, and never by the host.
   function addError(thrown) {
+    const queued = queuedAtOf(thrown);
+    addErrorAt(queued >= 0 ? queued : operation <= lastOperation ? operation : lastOperation, thrown);
+  }
+
+  function addErrorAt(offset, thrown) {
     const at = errors.length;
-    errors[at] = operation <= lastOperation ? operation : lastOperation;
+    errors[at] = offset;
     errors[at + 1] = plainError(thrown);
+  }
+
+  // The batch offset of the operation that queued what reports `thrown` (an async task's
+  // failure the core marks with `queuedAt`), when it is of this batch; else -1.
+  function queuedAtOf(thrown) {
+    if (operation <= lastOperation || thrown === null || typeof thrown !== 'object') return -1;
+    try {
+      const queued = thrown.queuedAt;
+      return Array.isArray(queued) && queued[0] === batchNumber && typeof queued[1] === 'number' ? queued[1] : -1;
+    } catch (unreadable) {
+      return -1;
+    }
   }
 
   // Values that JSON.stringify would turn into {} cross as what a reader expects: a Map as an
@@ -139,6 +159,66 @@
   });
   defineToJSON(Set.prototype, function toJSON() { return Array.from(this); });
   defineToJSON(Error.prototype, function toJSON() { return { name: String(this.name), message: String(this.message) }; });
+  // Promise jobs a task queues with `then` (a callback, not code after `await`, which the
+  // core follows itself) run after the batch's operations, when the call into JavaScript
+  // ends. To name the task and the operation that queued one the time limit stopped, and to
+  // report those dropped with it, `then` is wrapped (before the guard's snapshot, so it is
+  // the built-in from now on) while a task's function runs: each callback remembers its
+  // task and operation, and says while it runs. A job still tracked after a stop was
+  // dropped (or waits for its promise); at most MAX_TRACKED_JOBS are tracked (the oldest
+  // forgotten), so promises that never settle cost nothing lasting.
+  const MAX_TRACKED_JOBS = 1000;
+  let batchNumber = 0;
+  let runningJob = null; // the tracked job whose callback runs now (left set by a stop)
+  let trackedJobs = new Map(); // job -> true, in the order queued
+  const nativeThen = Promise.prototype.then;
+  function trackedJob(owner) {
+    const job = { owner: owner, batch: batchNumber, operation: operation <= lastOperation ? operation : -1 };
+    if (trackedJobs.size >= MAX_TRACKED_JOBS) trackedJobs.delete(trackedJobs.keys().next().value);
+    trackedJobs.set(job, true);
+    return job;
+  }
+  function runAs(job, callback) {
+    return function (value) {
+      trackedJobs.delete(job);
+      const previous = runningJob;
+      runningJob = job;
+      let result;
+      try {
+        result = callWith(callback, this, [value]);
+      } catch (error) {
+        runningJob = previous; // (a stop by the host is not caught: runningJob stays set)
+        throw error;
+      }
+      runningJob = previous;
+      return result;
+    };
+  }
+  define(Promise.prototype, 'then', {
+    value: function then(onFulfilled, onRejected) {
+      // Only while a task's own function runs (the core names it, not as async).
+      let owner = null;
+      if (manager !== null && afterOperations === false && manager.coreThen !== true && typeof manager.runningTask === 'function') {
+        try {
+          owner = manager.runningTask();
+        } catch (unnamed) {
+          owner = null; // tracked only when the core names the task
+        }
+      }
+      if (owner === null || typeof owner !== 'object' || owner.async === true || typeof owner.task !== 'string') {
+        return callWith(nativeThen, this, [onFulfilled, onRejected]);
+      }
+      const job = trackedJob(owner);
+      return callWith(nativeThen, this, [
+        typeof onFulfilled === 'function' ? runAs(job, onFulfilled) : onFulfilled,
+        typeof onRejected === 'function' ? runAs(job, onRejected) : onRejected,
+      ]);
+    },
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+
   // The built-ins as they are now, before any module code ran (see built-ins-guard.js):
   // restoreBuiltIns(when) puts back what a script replaced and returns the error saying so.
   const restoreBuiltIns = guardBuiltIns();
@@ -302,6 +382,7 @@
   function apply(batch, length, count, table, interned, batchLiterals, literalBase, reset) {
     operation = 0; // before anything that can be stopped, so progress() counts this call
     afterOperations = false;
+    batchNumber++;
     currentTable = table;
     while (tables.length <= table) {
       tables[tables.length] = bareArray();
@@ -551,8 +632,27 @@
   }
 
   // After the time limit stopped a promise job: the async tasks whose jobs were dropped with
-  // it, reported by the core where it can (abandonPendingTasks).
+  // it, reported by the core where it can (abandonPendingTasks), and the tracked `then`
+  // callbacks that had not run, each reported as an error of the operation that queued it.
   function abandonPending() {
+    const stopped = runningJob;
+    runningJob = null;
+    const dropped = trackedJobs;
+    trackedJobs = new Map();
+    for (const job of dropped.keys()) {
+      if (job === stopped) continue;
+      // As the core reports a failed task (a TaskError listing it), so it is counted as one.
+      const owner = job.owner;
+      const failure = { message: 'its promise job (a then callback) did not run: the time limit stopped a promise job ' +
+        'queued before it, and the jobs queued after that one were dropped.' };
+      for (const key of ['task', 'path', 'event', 'file', 'line', 'column']) {
+        if (typeof owner[key] === 'string' || typeof owner[key] === 'number') failure[key] = owner[key];
+      }
+      const error = new ErrorType(`Task '${owner.task}' failed on node '${owner.path}' for event '${owner.event}': ${failure.message}`);
+      setHidden(error, 'name', 'TaskError');
+      error.errors = [failure];
+      addErrorAt(job.batch === batchNumber && job.operation >= 0 ? job.operation : lastOperation, error);
+    }
     if (manager === null || typeof manager.abandonPendingTasks !== 'function') return;
     try {
       manager.abandonPendingTasks();
@@ -561,10 +661,39 @@
     }
   }
 
+  // The promise job the time limit stopped, as far as it is known: `{ operation, task }`
+  // (the batch offset of the operation that queued it, or -1; the core's description of its
+  // task), or null. A tracked `then` callback first; else code after `await` of the core's
+  // oldest async task (which the core marks with the place it was queued).
+  function stoppedJob() {
+    let owner = null;
+    let at = -1;
+    if (runningJob !== null) {
+      owner = runningJob.owner;
+      if (runningJob.batch === batchNumber) at = runningJob.operation;
+    } else if (manager !== null && typeof manager.runningTask === 'function') {
+      try {
+        owner = manager.runningTask();
+      } catch (error) {
+        owner = null;
+      }
+      const queued = owner !== null && typeof owner === 'object' ? owner.queuedAt : undefined;
+      if (Array.isArray(queued) && queued[0] === batchNumber && typeof queued[1] === 'number') at = queued[1];
+    }
+    if (owner === null || typeof owner !== 'object') return null;
+    const task = {};
+    for (const key of ['task', 'file', 'line', 'column', 'path', 'event']) {
+      const value = owner[key];
+      if (typeof value === 'string' || typeof value === 'number') task[key] = value;
+    }
+    return stringify({ operation: at, task: task });
+  }
+
   return {
     config: config,
     resume: resume,
     abandonPending: abandonPending,
+    stoppedJob: stoppedJob,
     receive: receive,
     attach: function attach(constructed) { manager = constructed; },
     apply: apply,

@@ -57,10 +57,16 @@ extension AnalyticsEngine {
         } catch {
             return nil
         }
-        guard let task = running["task"]?.stringValue else {
+        guard running["task"]?.stringValue != nil else {
             // No task runs: the core may be loading a task file (its top-level code).
             return running["file"]?.stringValue.map { "loading the task file \($0)" }
         }
+        return Self.describeTask(running)
+    }
+
+    /// `task 'p' (file:line:column) on '/path' (event)` from the core's `runningTask()` fields.
+    static func describeTask(_ running: JSONValue) -> String? {
+        guard let task = running["task"]?.stringValue else { return nil }
         var text = "task '\(task)'" + (TaskLocation(fields: running).map { " (\($0))" } ?? "")
         if let path = running["path"]?.stringValue, let event = running["event"]?.stringValue {
             text += " on \(TaskLocation.describeNode(path)) (\(event))"

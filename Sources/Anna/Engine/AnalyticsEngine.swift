@@ -227,8 +227,12 @@ public final class AnalyticsEngine {
         // Stopped after the operations (in a promise job one of them queued), or in one.
         let inPromiseJob = outcome.stoppedAfterOperations
         let offset = min(outcome.finished - (inPromiseJob ? 1 : 0), range.count - 1)
-        let stopped = operation(range.lowerBound + offset)
-        let running = runningTask()
+        // A promise job runs after every operation of the batch: it is blamed on the one that
+        // queued it, and named by its task, where the JavaScript half knows them.
+        let job = inPromiseJob ? bridge.stoppedJob() : (operation: nil, task: nil)
+        let blamed = job.operation.map { min($0, offset) } ?? offset
+        let stopped = operation(range.lowerBound + blamed)
+        let running = job.task.flatMap(Self.describeTask) ?? runningTask()
         var stops = [AnalyticsError.failure(of: stopped, stop, runningTask: running, inPromiseJob: inPromiseJob)]
         if inPromiseJob {
             do {
@@ -240,7 +244,7 @@ public final class AnalyticsEngine {
             stops += resumeStoppedEvent(of: stopped, after: running)
         }
         bridge.takeProduced(into: &outcome)
-        deliver(outcome, of: range, through: offset + 1, stops: stops.map { (offset, $0) }, operation: operation, onError: onError)
+        deliver(outcome, of: range, through: offset + 1, stops: stops.map { (blamed, $0) }, operation: operation, onError: onError)
         batchSize = 1
         return range.lowerBound + offset + 1
     }

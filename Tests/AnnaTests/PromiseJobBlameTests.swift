@@ -1,0 +1,71 @@
+import AnnaTestSupport
+import CoreJS
+import Foundation
+import Testing
+
+@testable import Anna
+
+@Suite("A runaway promise job names its task and the operation that queued it; every one is reported", .timeLimit(.minutes(1)))
+struct PromiseJobBlameTests {
+    /// Root, `spin`, `ok`, `ok`, `spin`, `ok` in one batch: the offsets and texts of the errors.
+    func run(tasks: String) throws -> [(offset: Int, error: String)] {
+        var runtime = RuntimeConfiguration(executionTimeLimit: 0.3, fileAccess: moduleFiles(tasks: tasks))
+        runtime.console = Console(output: MemoryOutputSink())
+        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime)) { (_: AnalyticsResult) in }
+        let event = { (name: String) in TimedOperation(.event(id: NodeID(1), name: name, properties: [:])) }
+        var errors: [(Int, String)] = []
+        engine.apply(
+            [
+                TimedOperation(.register(id: NodeID(1), parent: nil, name: "root", index: nil, namespace: nil, attributes: nil)),
+                event("spin"), event("ok"), event("ok"), event("spin"), event("ok"),
+            ]
+        ) { offset, error in errors.append((offset, "\(error)")) }
+        return errors
+    }
+
+    static let stopped =
+        "the promise jobs after recording 'spin' on node 1 failed: execution time limit exceeded: a promise job (code after await, a then callback) "
+        + "of task 'spin' (/m/task/index.js:2:6) on the root (spin) ran longer than 0.3 s and was stopped"
+
+    @Test("a then callback of a task that never ends: blamed on its event, with its task; the one queued later is reported as dropped")
+    func thenCallback() throws {
+        let errors = try run(
+            tasks: """
+                match('ok', () => 'ok');
+                match('spin', () => { Promise.resolve().then(() => { for (;;) {} }); return 'queued'; });
+                """)
+        #expect(errors.map(\.offset) == [1, 4])
+        #expect(
+            errors.map(\.error) == [
+                Self.stopped,
+                "task 'spin' (/m/task/index.js:2:6) on the root (spin): its promise job (a then callback) did not run: "
+                    + "the time limit stopped a promise job queued before it, and the jobs queued after that one were dropped.",
+            ])
+    }
+
+    @Test("code after await that never ends: blamed on its event; the task queued later is reported on its own event")
+    func afterAwait() throws {
+        let errors = try run(
+            tasks: """
+                match('ok', () => 'ok');
+                match('spin', async () => { await null; for (;;) {} });
+                """)
+        #expect(errors.map(\.offset) == [1, 4])
+        #expect(
+            errors.map(\.error) == [
+                Self.stopped,
+                "task 'spin' (/m/task/index.js:2:6) on the root (spin): its code after await never ran: "
+                    + "the time limit stopped a promise job queued before it, and the jobs queued after that one were dropped.",
+            ])
+    }
+
+    @Test("then callbacks that end are not reported, and a core's own then on an async task's promise is not tracked")
+    func quietOtherwise() throws {
+        let errors = try run(
+            tasks: """
+                match('ok', async () => { await null; return 'ok'; });
+                match('spin', () => { Promise.resolve(1).then((n) => n + 1); return 'queued'; });
+                """)
+        #expect(errors.isEmpty)
+    }
+}
