@@ -112,6 +112,8 @@ export interface ManagerConfig {
   report?: (problem: Error) => void;
   /** Puts back the built-ins a task file replaced; returns the error saying so, or null. */
   checkBuiltIns?: (when: string) => Error | null;
+  /** The host's mark of the operation running now, kept with each async task (`queuedAt`). */
+  position?: () => unknown;
 }
 
 /** The manager a host drives (the module protocol). */
@@ -124,9 +126,14 @@ export interface AnnaManager {
   logSnapshot(): void;
   snapshot(format?: 'markup' | 'json'): string;
   runningTask():
-    | { task: string; file: string; line: number | null; column: number | null; path: string; event: string; async?: boolean }
+    | {
+        task: string; file: string; line: number | null; column: number | null; path: string; event: string;
+        async?: boolean; queuedAt?: unknown;
+      }
     | { file: string }
     | null;
+  /** True while the core itself calls `then` on an async task's promise. */
+  coreThen: boolean;
   resumeEvent(): boolean;
   abandonPendingTasks(): number;
   coverage(): Coverage;
