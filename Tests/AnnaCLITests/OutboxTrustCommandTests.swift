@@ -23,7 +23,7 @@ struct OutboxTrustCommandTests {
             timeout: 120)
         #expect(run.status == 1, "\(run.stderr)")
         let outboxLines = run.stderrLines.filter { $0.contains("outbox") }
-        #expect(outboxLines.count == 2, "the refusal once, the summary once: \(outboxLines)")
+        #expect(outboxLines.count == 2, "the refusal once, the summary once: \(run.stderr)")
         #expect(outboxLines.first?.contains("refuses every result alike with status 400 ({\"error\":\"injected 400\"})") == true)
         #expect(outboxLines.last?.contains("\(Self.results) results not delivered") == true, "\(outboxLines)")
 
@@ -35,7 +35,7 @@ struct OutboxTrustCommandTests {
         #expect(requests < 60, "\(requests) requests for \(Self.results) results")
 
         let stats = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
-        #expect(stats.stdout.contains(#""pending":\#(Self.results)"#) && stats.stdout.contains(#""deadLetter":0"#))
+        #expect(stats.stdout.contains(#""pending":\#(Self.results)"#) && stats.stdout.contains(#""deadLetter":0"#), "\(stats.stdout)")
     }
 
     @Test("a flush to a closed port ends at its timeout, exit 1, one line naming connection refused")

@@ -49,6 +49,50 @@ import Testing
         #expect(rig.errors.all.count == 1, "said once: \(rig.errors.all)")
     }
 
+    /// Answers 400 alike to everything; results arrive while its first request is under way.
+    final class RefusingTransport: UploadTransport {
+        let requests = Locked(0)
+        let duringFirst: @Sendable () -> Void
+        init(duringFirst: @escaping @Sendable () -> Void) { self.duringFirst = duringFirst }
+        func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse {
+            if requests.withLock({ count in
+                defer { count += 1 }
+                return count == 0
+            }) {
+                duringFirst()
+            }
+            return UploadResponse(status: 400, body: #"{"error":"not our format"}"#)
+        }
+    }
+
+    @Test func aLoneResultRefusedWhileMoreArriveIsKeptUntilTheFormatIsJudged() async throws {
+        let rig = try Rig()
+        try rig.append(1)
+        let outbox = rig.outbox
+        let transport = RefusingTransport {
+            for index in 1...5 {
+                do {
+                    try outbox.append(AnalyticsResult(value: .number(Double(index))), session: "s1", time: 0)
+                } catch {
+                    Issue.record("\(error)")
+                }
+            }
+            outbox.synchronize()
+        }
+        let uploader = try OutboxUploader(
+            outbox: rig.outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/"), transport: transport,
+            sleep: rig.sleeper.sleep, random: { 0 })
+        let running = Task { await uploader.run() }
+        while !rig.errors.all.contains(where: { if case .formatRefused = $0 { true } else { false } }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        running.cancel()
+        await running.value
+        let stats = try rig.outbox.stats()
+        #expect(stats.deadLetter == 0 && stats.pending == 6, "\(stats); \(rig.errors.all)")
+        #expect(rig.errors.all.count == 1, "\(rig.errors.all)")
+    }
+
     @Test func deadLettersAtTheirCapKeepTheOldestAndSaySo() async throws {
         var configuration = OutboxConfiguration()
         configuration.maximumDeadLetters = 3
@@ -77,11 +121,14 @@ import Testing
         configuration.initialBackoffSeconds = 0.01
         configuration.maximumBackoffSeconds = 0.01
         let uploader = try OutboxUploader(outbox: rig.outbox, configuration: configuration, random: { 0 })
-        // With a request timeout of 10 minutes, only a refusal that fails at once makes many attempts.
-        let outcome = await uploader.flush(timeoutSeconds: 3)
-        #expect(outcome == .timedOut(remaining: 5))
-        #expect(uploader.tally.requests >= 5, "\(uploader.tally)")
-        #expect(rig.errors.all.count == 1, "\(rig.errors.all)")
+        // With a request timeout of 10 minutes, only a refusal that fails at once makes five
+        // attempts before the suite's time limit.
+        let flush = Task { await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) }
+        while uploader.tally.requests < 5 { try await Task.sleep(for: .milliseconds(10)) }
+        flush.cancel()
+        #expect(await flush.value == .timedOut(remaining: 5))
+        #expect(uploader.tally.delivered == 0)
+        #expect(rig.errors.all.count == 1, "said once: \(rig.errors.all)")
         #expect(rig.errors.all.first?.description.contains("connection refused") == true, "\(rig.errors.all)")
     }
 

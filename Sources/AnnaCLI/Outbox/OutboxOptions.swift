@@ -149,6 +149,13 @@ final class OutboxRun: Sendable {
             return await uploader.flush(timeoutSeconds: drainTimeout)
         }
         let left = outbox.drain(before: .now + .seconds(max(drainTimeout, 1)))
+        let stats: OutboxStats?
+        do {
+            stats = try outbox.stats()
+        } catch {
+            printError("\(error)")
+            stats = nil
+        }
         outbox.close()
         let path = outbox.path
         let lost = outbox.lostCount
@@ -159,7 +166,10 @@ final class OutboxRun: Sendable {
             )
             throw ExitCodes.cannotCreate
         }
-        let stats = try OutboxStatsReading.read(path)
+        guard let stats else {
+            printError("outbox \(path): the file cannot be read back after the run (see above): anna outbox stats \(path)")
+            throw ExitCodes.cannotCreate
+        }
         let tally = uploader?.tally
         let delivered =
             tally.map { "delivered \(OutboxWording.counted($0.delivered, "result")) in \(OutboxWording.counted($0.requests, "request"))" } ?? ""
@@ -185,23 +195,6 @@ final class OutboxRun: Sendable {
                 "outbox \(path): \(OutboxWording.counted(remaining, "result")) not delivered: the collector refuses their format (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL once the URL is right"
             )
             throw ExitCodes.failure
-        }
-    }
-}
-
-/// The stats of a closed outbox file, read without changing it.
-enum OutboxStatsReading {
-    /// Opens `path` read-only for its stats.
-    static func read(_ path: String) throws -> OutboxStats {
-        var configuration = OutboxConfiguration()
-        configuration.readOnly = true
-        do {
-            let outbox = try Outbox(path: path, configuration: configuration) { printError("\($0)") }
-            defer { outbox.close() }
-            return try outbox.stats()
-        } catch {
-            printError("\(error)")
-            throw ExitCodes.noInput
         }
     }
 }

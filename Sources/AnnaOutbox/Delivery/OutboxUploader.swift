@@ -107,7 +107,7 @@ public final class OutboxUploader: Sendable {
     public func run() async {
         while !Task.isCancelled {
             do {
-                if try await deliverNextBatch(deadline: nil) == false {
+                if try await deliverNextBatch(deadline: nil, background: true) == false {
                     try await Task.sleep(for: Seconds.duration(configuration.pollIntervalSeconds))
                 }
             } catch is FormatRefused {
@@ -154,7 +154,8 @@ public final class OutboxUploader: Sendable {
     }
 
     /// Sends the oldest batch; `false` when nothing waits (checked before any back-off is waited).
-    private func deliverNextBatch(deadline: ContinuousClock.Instant?) async throws -> Bool {
+    /// `background`: ``run()``, which more results may reach; a flush judges what there is.
+    private func deliverNextBatch(deadline: ContinuousClock.Instant?, background: Bool = false) async throws -> Bool {
         let batch = try outbox.store.oldest(count: configuration.maximumBatchCount, bytes: configuration.maximumBatchBytes)
         guard !batch.isEmpty else { return false }
         try await waitForBackoff(deadline: deadline)
@@ -169,12 +170,18 @@ public final class OutboxUploader: Sendable {
         }
         let good = batch.filter { $0.defect == nil }
         if !good.isEmpty {
+            // Interrupted (a deadline, a cancellation, a refused format): what was held stays
+            // in the queue, to be judged again.
             var bisection = Bisection()
-            do {
-                try await send(good, deadline: deadline, bisection: &bisection)
-            } catch {
-                if !(error is FormatRefused) { try setAsideHeld(&bisection) }
-                throw error
+            try await send(good, deadline: deadline, bisection: &bisection)
+            if background, good.count == 1, bisection.held.count == 1, !bisection.broken,
+                try outbox.store.oldest(count: 2, bytes: configuration.maximumBatchBytes).count > 1
+            {
+                // A lone result refused while more were arriving: no evidence yet whether the
+                // result or the format is refused. It stays first in the queue and goes again
+                // with the ones that arrived, after a back-off.
+                recordFailure(retryAfter: nil)
+                return true
             }
             try setAsideHeld(&bisection)
         }
@@ -342,7 +349,7 @@ public final class OutboxUploader: Sendable {
             ("remoteconnectionclosed", "the connection was closed before the answer"),
             ("timed out", "timed out"), ("connecttimeout", "timed out connecting"),
         ] where lowered.contains(needle) {
-            return "\(words) (\(text))"
+            return words
         }
         return text
     }

@@ -11,10 +11,10 @@ enum OutboxFileKind: Equatable {
     /// Anything else, with what it is.
     case foreign(String)
 
-    /// The start of the text SQLite keeps for each of the outbox's tables: in every outbox
-    /// file (or its write-ahead log) unless its schema page is destroyed, and in no other file.
-    private static let markers = OutboxSchema.tables.filter { ["message", "deadLetter"].contains($0.name) }
-        .map { Array($0.sql.prefix(80).utf8) }
+    /// The text SQLite keeps for each of the outbox's tables (`CREATE TABLE …`, up to 80
+    /// characters): in every outbox file (or its write-ahead log) unless its schema page is
+    /// destroyed; another program would have to define a table exactly so to be mistaken.
+    private static let markers = OutboxSchema.tables.map { Array($0.sql.prefix(80).utf8) }
     private static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
     /// What the file at `path` is (its first megabyte, and its write-ahead log's, are read).
@@ -31,7 +31,10 @@ enum OutboxFileKind: Equatable {
         }
         // An SQLite file without the outbox's schema text. It is not opened (even a read-only
         // open of a database in WAL mode adds files beside it): its schema text is looked for.
-        let tables = tableNames(in: head)
+        let tables = tableNames(in: head + (log ?? []))
+        // Only the outbox's own table names, their text cut short: an outbox, damaged.
+        let own = Set(OutboxSchema.tables.map(\.name) + ["grdb_migrations"])
+        if !tables.isEmpty, tables.allSatisfy(own.contains) { return .outbox }
         if !tables.isEmpty {
             return .foreign("an SQLite database with other tables: \(tables.prefix(5).joined(separator: ", "))")
         }
