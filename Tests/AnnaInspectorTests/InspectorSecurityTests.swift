@@ -39,6 +39,10 @@ struct InspectorSecurityTests {
                 body: "{}")
             #expect(wrong.status == 401, "\(method) /\(route) with a wrong token answered \(wrong.status)")
         }
+        for wrong in ["s3cre", "s3cretX", "S3CRET", ""] {
+            let answer = try await RawConnection.request(port: port, "GET /api/state?token=\(wrong) HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            #expect(answer.status == 401, "token \(wrong)")
+        }
         #expect(try await fixture.client.get("/api/state").body["paused"] == false)  // no write got through
         for path in ["/", "//", "/index.html", "//inspector.js", "/inspector.css"] {
             #expect(try await RawConnection.request(port: port, "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n").status == 200, "\(path)")
