@@ -145,7 +145,7 @@ public struct Coverage: Sendable, Equatable, Codable {
             }
         }
         let unplaced = tasks.filter { task in !files.contains { $0.file == task.location?.file } }
-        for task in unplaced { lines.append("  \(task.task)\t\(task.matches) matches") }
+        for task in unplaced { lines.append("  \(task.task)\t\(task.matches) match\(task.matches == 1 ? "" : "es")") }
         let silent = namespacesWithoutTaskFile
         if !silent.isEmpty {
             lines.append("namespaces without a task file: " + silent.map { "\($0.namespace) (\(relative($0.file)))" }.joined(separator: ", "))

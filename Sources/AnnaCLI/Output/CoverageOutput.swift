@@ -37,14 +37,16 @@ enum CoverageOutput {
     /// loaded tasks never ran, suggesting `--coverage`; `nil` when neither happened.
     static func unusedTasksNote(engine: AnalyticsEngine, summary: StreamReplay.Summary) -> String? {
         if summary.results == 0, summary.operations > 0 {
-            return "no task produced a result (\(summary.operations) operations replayed); --coverage shows which tasks loaded and ran"
+            return
+                "no task produced a result (\(Plural.count(summary.operations, "operation")) replayed); --coverage shows which tasks loaded and ran"
         }
         guard let coverage = read(from: engine, reportingFailure: false) else { return nil }
         let silent = coverage.tasksNeverFired
         guard let first = silent.first else { return nil }
         let location = first.location.map { " at \($0)" } ?? ""
         let others = silent.count > 1 ? " and \(silent.count - 1) more" : ""
-        return "\(silent.count) of \(coverage.tasks.count) tasks never ran ('\(first.task)'\(location)\(others)); --coverage lists them"
+        return
+            "\(silent.count) of \(Plural.count(coverage.tasks.count, "task")) never ran ('\(first.task)'\(location)\(others)); --coverage lists them"
     }
 
     /// `anna check --events`: replays the stream through the module, then prints the

@@ -32,7 +32,8 @@ final class ProgressReporter: OutputSink {
             state.lastShown = now
             state.showing = true
             let rate = Double(events) / max(now.timeIntervalSince(start), 0.001)
-            FileHandleOutputSink.standardError.write("\r\u{1B}[K\(lines) lines, \(results) results, \(Int(rate)) events/s")
+            FileHandleOutputSink.standardError.write(
+                "\r\u{1B}[K\(Plural.count(lines, "line")), \(Plural.count(results, "result")), \(Int(rate)) events/s")
         }
     }
 

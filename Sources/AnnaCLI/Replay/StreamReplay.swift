@@ -238,7 +238,8 @@ struct StreamReplay {
     static func finish(_ summary: Summary, strict: Bool?, notes: [String] = []) throws {
         if summary.skippedLines > 0 {
             printError(
-                "anna: \(summary.lines) lines, \(summary.operations) operations, \(summary.results) results, "
+                "anna: \(Plural.count(summary.lines, "line")), \(Plural.count(summary.operations, "operation")), "
+                    + "\(Plural.count(summary.results, "result")), "
                     + "\(summary.skippedLines) malformed \(summary.skippedLines == 1 ? "line" : "lines") skipped")
         }
         for note in notes { printError("anna: \(note)") }
