@@ -125,7 +125,8 @@ INSTALL_BUILD_FLAGS ?=
 ANNA_BUNDLES := Anna_Anna.resources Anna_CoreJS.resources Anna_AnnaInspector.resources
 
 ## Builds the release `anna` (Swift's runtime linked in) and installs it to PREFIX/bin with the
-## resource bundles SwiftPM looks for beside the binary: `make install PREFIX=~/.local`.
+## resource bundles SwiftPM looks for beside the binary: `make install PREFIX=~/.local`; and the
+## shell completions (bash, zsh, fish) under PREFIX/share, where those shells look.
 install: setup
 	$(SWIFT) build -c release --product anna --static-swift-stdlib $(INSTALL_BUILD_FLAGS)
 	@bin="$$($(SWIFT) build -c release --show-bin-path $(INSTALL_BUILD_FLAGS))"; \
@@ -133,7 +134,13 @@ install: setup
 	for bundle in $(ANNA_BUNDLES); do \
 	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$bundle" && cp -R "$$bin/$$bundle" "$(DESTDIR)$(PREFIX)/bin/$$bundle" || exit 1; \
 	done; \
-	echo "installed $(DESTDIR)$(PREFIX)/bin/anna and $(ANNA_BUNDLES) beside it"
+	echo "installed $(DESTDIR)$(PREFIX)/bin/anna and $(ANNA_BUNDLES) beside it"; \
+	share="$(DESTDIR)$(PREFIX)/share"; \
+	install -d "$$share/bash-completion/completions" "$$share/zsh/site-functions" "$$share/fish/vendor_completions.d" && \
+	"$$bin/anna" --generate-completion-script bash > "$$share/bash-completion/completions/anna" && \
+	"$$bin/anna" --generate-completion-script zsh > "$$share/zsh/site-functions/_anna" && \
+	"$$bin/anna" --generate-completion-script fish > "$$share/fish/vendor_completions.d/anna.fish" && \
+	echo "installed completions for bash, zsh and fish under $$share"
 
 clean:
 	rm -rf .build

@@ -52,6 +52,17 @@ struct InstallTests {
             ])
         #expect(report.status == 0)
         #expect(try workspace.read("report.html").contains("id=\"anna-report-data\""))
+        // Shell completions, where bash-completion, zsh and fish look under PREFIX/share.
+        let completions = [
+            ("share/bash-completion/completions/anna", "bash"), ("share/zsh/site-functions/_anna", "zsh"),
+            ("share/fish/vendor_completions.d/anna.fish", "fish"),
+        ]
+        for (path, shell) in completions {
+            let generated = try Self.run(anna, ["--generate-completion-script", shell])
+            #expect(generated.status == 0)
+            #expect(!generated.stdout.isEmpty)
+            #expect(try prefix.read(path) == generated.stdout, "\(path)")
+        }
     }
 
     /// Runs `executable` from the prefix's folder (not the build's), returning status and output.
