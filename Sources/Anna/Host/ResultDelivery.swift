@@ -52,7 +52,8 @@ final class ResultDelivery: Sendable {
 
     /// The level an unhandled error is logged at: warnings as warnings, the rest as errors.
     static func logLevel(of error: any Error) -> Logger.Level {
-        (error as? AnalyticsError)?.isFailure == false ? .warning : .error
+        if error is NodeMove { return .notice }  // debug mode's account of a move, not a failure
+        return (error as? AnalyticsError)?.isFailure == false ? .warning : .error
     }
 
     /// The queue delegate methods and continuations are called on.
