@@ -45,6 +45,19 @@ struct InspectReportCommandTests {
         #expect(try folder.read("r.html").contains("FAIL never"))
     }
 
+    @Test("anna report reads trace files as anna trace does: an unknown key is a usage error at its line")
+    func traceFileMistakes() async throws {
+        let folder = try TemporaryFolder(["t.json": "{\n  \"name\": \"n\",\n  \"enforceOrdr\": true,\n  \"items\": []\n}\n"])
+        let output = try await AnnaProcess.run([
+            "report", "--events", session, "--module", module, "-o", folder.file("r.html"), "--expect", folder.file("t.json"),
+        ])
+        #expect(output.status == 64)
+        #expect(
+            output.stderrLines == [
+                "\(folder.file("t.json")):3: unknown key 'enforceOrdr' in trace 'n'; did you mean 'enforceOrder'? (a trace has name, items, match, enforceOrder, allowDuplicates)"
+            ])
+    }
+
     @Test("missing input and a bind beyond loopback without a token are refused with what to do")
     func refusals() async throws {
         let missing = try await AnnaProcess.run(["report", "--events", "/nonexistent.ndjson", "--module", module, "-o", "/tmp/never.html"])

@@ -106,11 +106,8 @@ struct ReplayHardeningTests {
         #expect(!run.signalled)
         #expect(run.stderr.contains("\(workspace.file("long.ndjson")):4: line longer than 1000 bytes, the maximum line length"), "\(run.stderr)")
         #expect(run.stdoutLines.count == 1)
-        // Exit 65 needs StreamReplay.run to turn LineReader.failure into a stop (see H3b's
-        // report); until then the reader prints its failure as it goes away and the run exits 0.
-        withKnownIssue("StreamReplay does not yet stop on LineReader.failure", isIntermittent: true) {
-            #expect(run.status == 65, "\(run.stderr)")
-        }
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "line longer than").count == 2, "said once: \(run.stderr)")
     }
 
     @Test("--resume counts a recorded failure again without replaying it; --max-failed lets the shard succeed; --retry-failed replays it")

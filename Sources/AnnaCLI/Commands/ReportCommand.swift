@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
             printError("anna: no such event stream: \(events)")
             throw ExitCodes.noInput
         }
-        let traces = try expect.map(Self.loadTraces)
+        let traces = try expect.map(Trace.loadFile)
         let console = Console(output: FileHandleOutputSink.standardError)
         _ = try module.loadEngine(console: console, onResult: { _ in })  // a module that cannot load stops here, with its hint
         let configuration = try module.engineConfiguration(console: console)
@@ -65,19 +65,4 @@ struct ReportCommand: ParsableCommand {
         }
     }
 
-    static func loadTraces(_ file: String) throws -> [Trace] {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            printError("anna: cannot read the trace file \(file): \(error.localizedDescription)")
-            throw ExitCodes.noInput
-        }
-        do {
-            return try Trace.load(text, file: file)
-        } catch {
-            printError("anna: \(error)")
-            throw ExitCodes.malformedStream
-        }
-    }
 }

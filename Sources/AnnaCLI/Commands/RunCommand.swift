@@ -58,7 +58,10 @@ struct RunCommand: ParsableCommand {
         let outboxRun = try outbox.start()
         let (engine, summary) = try StreamReplay.replay(
             stream, through: module, watchTasks: watch, writingTo: writer, alsoTo: outboxRun.map { run in run.append })
-        try outboxRun?.finish()
+        // The outbox's failure (said by finish()) decides the exit status, after the stream's
+        // summary and coverage notes were printed as in any run.
+        var outboxFailure: (any Error)?
+        do { try outboxRun?.finish() } catch { outboxFailure = error }
         var notes: [String] = []
         if coverage || coverageFile != nil {
             try CoverageOutput.write(engine: engine, to: coverageFile)
@@ -67,7 +70,10 @@ struct RunCommand: ParsableCommand {
         }
         let covered = coverageRequirement.report(
             CoverageOutput.read(from: engine, reportingFailure: false), stopped: summary.stopped)
-        try StreamReplay.finish(summary, strict: stream.strict, notes: notes)
+        do { try StreamReplay.finish(summary, strict: stream.strict, notes: notes) } catch {
+            throw outboxFailure ?? error
+        }
+        if let outboxFailure { throw outboxFailure }
         if !covered { throw ExitCodes.failure }
     }
 }

@@ -43,16 +43,7 @@ struct TraceCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let text: String
-        do { text = try String(contentsOfFile: expect, encoding: .utf8) } catch {
-            printError("anna: cannot read the trace file \(expect): \(error.localizedDescription)")
-            throw ExitCodes.noInput
-        }
-        let traces: [Trace]
-        do { traces = try Trace.load(text, file: expect) } catch {
-            printError(error.description)
-            throw error.isUsage ? ExitCodes.usage : ExitCodes.malformedStream
-        }
+        let traces = try Trace.loadFile(expect)
         var results: [JSONValue] = []
         let meta = meta
         let (engine, summary) = try StreamReplay.replay(stream, through: module) { result in

@@ -30,7 +30,8 @@ struct StreamReplay {
         var errors = CoreErrorTally()
         /// Whether the `--allow-read` hint was shown (once is enough).
         var showedAccessHint = false
-        /// Whether the replay stopped before the end (a malformed line, or ``shouldStop``).
+        /// Whether the replay stopped before the end (a malformed line, a line the reader could
+        /// not take, or ``shouldStop``).
         var stopped = false
         /// The first ``keptErrorLines`` error lines, as printed (`anna trace` puts them in
         /// its JUnit report).
@@ -142,6 +143,10 @@ struct StreamReplay {
             }
         }
         send(&batch, summary: &summary)
+        if let failure = reader.failure {  // a line past the maximum line length, or a read error
+            writeMessage(about: failure.line ?? summary.lines + 1, "\(failure.message); the rest of \(reader.name) was not read")
+            summary.stopped = true
+        }
         if !summary.stopped, shouldStop?() == true { summary.stopped = true }
         summary.results = resultCount()
         return summary

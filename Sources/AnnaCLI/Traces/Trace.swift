@@ -51,6 +51,20 @@ struct Trace {
         }
     }
 
+    /// Reads the trace file at `path` for a command: a file that cannot be read exits 66, an
+    /// unknown key 64 and a malformed file 65, each said once on standard error.
+    static func loadFile(_ path: String) throws -> [Trace] {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            printError("anna: cannot read the trace file \(path): \(error.localizedDescription)")
+            throw ExitCodes.noInput
+        }
+        do { return try load(text, file: path) } catch {
+            printError(error.description)
+            throw error.isUsage ? ExitCodes.usage : ExitCodes.malformedStream
+        }
+    }
+
     /// Reads a trace file: one trace object, an array of them, or `{ "traces": [...] }`.
     /// Every message starts `FILE:LINE:`.
     static func load(_ text: String, file: String) throws(TraceFileError) -> [Trace] {

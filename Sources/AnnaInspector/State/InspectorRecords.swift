@@ -57,6 +57,8 @@ struct InspectedError: Sendable {
                     sequence: 0, time: time, level: error.isFailure ? "error" : "warning", message: error.description,
                     location: exception?.location, stack: exception?.stack, line: line)
             ]
+        case let move as NodeMove:  // debug mode's account of a node that moved, not a failure
+            return [InspectedError(sequence: 0, time: time, level: "notice", message: move.description, line: line)]
         default:
             return [InspectedError(sequence: 0, time: time, level: "error", message: "\(error)", line: line)]
         }
