@@ -79,7 +79,10 @@ public final class Outbox: Sendable {
     /// A sink for ``Manager/Dependency/outbox`` that appends every result under `session`.
     /// A message ID is the session and the result's position in it (counted from 0 by this
     /// outbox), so a replay of the same session under the same name repeats its IDs and a
-    /// collector drops what it already has; a name stands for one session only.
+    /// collector drops what it already has; a name stands for one session only. A name the
+    /// file already recorded from an earlier opening is reported once to `onError`
+    /// (``OutboxError/sessionReused(path:session:recorded:)``) when its first result is
+    /// written, and appended to all the same.
     public func sink(session: String = Outbox.newSession()) -> OutboxSink {
         OutboxSink(outbox: self, session: session)
     }

@@ -32,6 +32,12 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case writeFailed(path: String, count: Int, message: String)
     /// A result nests arrays and objects deeper than the wire format allows; it was not kept.
     case resultTooDeep(depth: Int, limit: Int, task: String?)
+    /// An `Outbox` began appending under a session name the file already recorded from an
+    /// earlier opening (`recorded` positions): numbering starts from 0 again, so the message
+    /// IDs repeat and a collector that drops duplicates drops this run's first `recorded`
+    /// results. Reported once per session per opening; the results are appended all the same
+    /// (a replay of the same session relies on it).
+    case sessionReused(path: String, session: String, recorded: Int)
 
     /// The message, with what to do.
     public var description: String {
@@ -76,6 +82,9 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .resultTooDeep(depth, limit, task):
             return
                 "outbox: a result nested \(depth) levels deep\(task.map { " from task \($0)" } ?? "") is over the limit of \(limit) levels and was not kept (a collector parses at most \(WireFormat.maximumDepth) levels per body): return a flatter value"
+        case let .sessionReused(path, session, recorded):
+            return
+                "outbox \(path): session '\(session)' already has \(counted(recorded, "result")) in this file from an earlier run (\(session)#0 to \(session)#\(recorded - 1), delivered or not): this run numbers its results from \(session)#0 again, repeating their message IDs, so a collector that drops duplicates keeps only this run's results from \(session)#\(recorded) on; give each run its own session (Outbox.newSession(), the default; anna run without --session) unless this is a replay of the same session"
         }
     }
 }

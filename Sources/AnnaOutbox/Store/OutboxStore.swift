@@ -99,10 +99,21 @@ final class OutboxStore: Sendable {
 
     // MARK: - Writing
 
-    /// Writes `entries` and `drops` in one transaction, then applies the caps; returns the
-    /// drops the caps made.
+    /// What one write did besides adding its rows.
+    struct Written: Sendable {
+        /// The drops the caps made.
+        var capDrops: [DropReason: Int] = [:]
+        /// Sessions whose position 0 this write added while the `session` table already held
+        /// them: an earlier opening numbered them, and this one repeats their message IDs.
+        /// Each with the number recorded before (positions 0 up to it were taken).
+        var reusedSessions: [(session: String, recorded: Int64)] = []
+    }
+
+    /// Writes `entries` and `drops` in one transaction, then applies the caps. A session's
+    /// position 0 is the first result of it an opening appends, so only there is the
+    /// `session` table looked at (once per session per opening, off the append path).
     @discardableResult
-    func write(_ entries: [Entry], drops: [DropReason: Int], now: Double) throws -> [DropReason: Int] {
+    func write(_ entries: [Entry], drops: [DropReason: Int], now: Double) throws -> Written {
         try database.write { db in
             let insert = try db.cachedStatement(
                 sql: """
@@ -111,8 +122,12 @@ final class OutboxStore: Sendable {
                     """)
             var lastSeq: [String: Int64] = [:]
             var addedBytes = 0
+            var written = Written()
             for entry in entries {
                 let message = entry.message
+                if message.seq == 0, let recorded = try Self.recordedSeq(db, session: message.session), recorded > 0 {
+                    written.reusedSessions.append((message.session, recorded))
+                }
                 insert.setUncheckedArguments([
                     message.messageId, message.session, message.seq, message.time, message.task, message.path,
                     message.event, message.result, entry.bytes, entry.appendedAt, message.checksum,
@@ -134,8 +149,17 @@ final class OutboxStore: Sendable {
             var capDrops = try applyCaps(db, now: now)
             for (reason, count) in drops { capDrops[reason, default: 0] += count }
             try Self.count(capDrops, in: db)
-            return capDrops.filter { drops[$0.key] == nil }
+            written.capDrops = capDrops.filter { drops[$0.key] == nil }
+            return written
         }
+    }
+
+    /// The number the `session` table holds for `session` (one past the highest position
+    /// stored), or nil when it holds none or not an integer.
+    private static func recordedSeq(_ db: Database, session: String) throws -> Int64? {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT nextSeq FROM session WHERE name = ?"), arguments: [session])
+        return row.flatMap { Int64.fromDatabaseValue($0[0]) }
     }
 
     /// Adds `drops` to the persisted counts.

@@ -186,7 +186,7 @@ final class OutboxWriter: Sendable {
             guard let taken else { return }
             let now = Date().timeIntervalSince1970
             do {
-                let capDrops = try store.write(taken.entries, drops: taken.drops, now: now)
+                let written = try store.write(taken.entries, drops: taken.drops, now: now)
                 let recovered: String? = state.withLock { state in
                     state.entries.removeFirst(taken.entries.count)  // a deque: the rest does not move
                     state.unwrittenBytes -= taken.entries.reduce(0) { $0 + $1.bytes }
@@ -200,7 +200,10 @@ final class OutboxWriter: Sendable {
                 if let recovered {
                     onError(.storage(path: store.path, message: "writing works again (it had failed: \(recovered))"))
                 }
-                if !capDrops.isEmpty { reportCapDrops(capDrops, now: now) }
+                for (session, recorded) in written.reusedSessions {
+                    onError(.sessionReused(path: store.path, session: session, recorded: Int(clamping: recorded)))
+                }
+                if !written.capDrops.isEmpty { reportCapDrops(written.capDrops, now: now) }
             } catch {
                 let (first, delay, waiting) = state.withLock { state in
                     state.unsavedDrops.merge(taken.drops, uniquingKeysWith: +)
