@@ -50,7 +50,9 @@ struct OutboxRunOptions: ParsableArguments {
     @Option(name: .customLong("drain-timeout"), help: "Seconds to keep uploading after the stream ends.")
     var drainTimeout = 30.0
 
-    @Option(help: "The session name results are appended under (default: a new random one; repeat it to replay a session with the same message IDs).")
+    @Option(
+        help: "The session name results are appended under (default: a new random one; repeat it to replay a session "
+            + "with the same message IDs; a name the file already holds is said once).")
     var session: String?
 
     @Flag(name: .customLong("power-loss-durability"), help: "Count a result as saved only once fsynced.")
