@@ -94,11 +94,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The connection cap that the collector and the inspector's server share (Hummingbird).
+        .target(
+            name: "AnnaServing",
+            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird")]
+        ),
         // The development collector behind `anna collect` (Hummingbird), with failure injection.
         .target(
             name: "AnnaCollector",
             dependencies: [
                 "AnnaOutbox",
+                "AnnaServing",
                 "CoreJS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -132,7 +138,7 @@ let package = Package(
         .target(
             name: "AnnaInspector",
             dependencies: [
-                "Anna", "CoreJS",
+                "Anna", "AnnaServing", "CoreJS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -1,4 +1,5 @@
 import AnnaOutbox
+import AnnaServing
 import CompressNIO
 import CoreJS
 import Foundation
@@ -76,7 +77,7 @@ public final class Collector: Sendable {
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "anna-collect",
                 availableConnectionsDelegate: CappedConnections(
-                    maximum: configuration.maximumConnections ?? CollectorConnectionCap.default,
+                    maximum: configuration.maximumConnections ?? ConnectionCap.default,
                     onCapReached: configuration.onConnectionCapReached ?? { _ in })),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: {

@@ -13,7 +13,7 @@ public struct CollectorConfiguration: Sendable {
     /// before the collector closes it.
     public var idleTimeout: Duration = .seconds(10)
     /// The most connections served at once; beyond it, new ones wait in the listen queue until
-    /// one closes. `nil`: ``CollectorConnectionCap/default`` (derived from the file-descriptor limit).
+    /// one closes. `nil`: `ConnectionCap.default` (derived from the file-descriptor limit).
     public var maximumConnections: Int?
     /// Called (once, with the cap) the first time ``maximumConnections`` connections are open at
     /// once (`anna collect` prints a line).

@@ -1,4 +1,5 @@
 import Anna
+import AnnaServing
 import CoreJS
 import Foundation
 import HTTPTypes
