@@ -1,4 +1,3 @@
-import AnnaTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -9,11 +8,11 @@ import Foundation
 
 /// A plain TCP connection to a server on 127.0.0.1, for requests exactly as written (no client
 /// library normalises their path or headers) and for connections that stop mid-request.
-final class RawConnection: @unchecked Sendable {
+public final class RawConnection: @unchecked Sendable {
     private let socketDescriptor: Int32
 
     /// Connects to 127.0.0.1:`port`.
-    init(port: Int) throws {
+    public init(port: Int) throws {
         #if canImport(Glibc)
             socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -38,14 +37,14 @@ final class RawConnection: @unchecked Sendable {
     deinit { close() }
 
     /// Closes the connection (once).
-    func close() {
+    public func close() {
         guard !isClosed else { return }
         isClosed = true
         _ = Glibc.close(socketDescriptor)
     }
 
     /// Sends `text` as it is.
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -58,7 +57,7 @@ final class RawConnection: @unchecked Sendable {
     /// Reads until the server closes the connection or `seconds` pass; returns what was read
     /// and whether the server closed it. Waits on a thread of its own (not one of the few that
     /// run the tests' tasks and the server's handlers).
-    func readUntilClosed(within seconds: Double) async throws -> (text: String, closed: Bool) {
+    public func readUntilClosed(within seconds: Double) async throws -> (text: String, closed: Bool) {
         try await onOwnThread { self.blockingReadUntilClosed(within: seconds) }
     }
 
@@ -79,7 +78,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Reads until what was read contains `marker`, the server closes the connection, or
     /// `seconds` pass; returns what was read.
-    func read(until marker: String, within seconds: Double) async throws -> String {
+    public func read(until marker: String, within seconds: Double) async throws -> String {
         try await onOwnThread { self.blockingRead(until: marker, within: seconds) }
     }
 
@@ -98,7 +97,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Sends a whole request with `Connection: close` and returns the status and body of the answer.
-    static func request(port: Int, _ head: String, body: String = "") async throws -> (status: Int, text: String) {
+    public static func request(port: Int, _ head: String, body: String = "") async throws -> (status: Int, text: String) {
         let connection = try RawConnection(port: port)
         try connection.send(head + "Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
         let (text, _) = try await connection.readUntilClosed(within: 20)
@@ -109,7 +108,9 @@ final class RawConnection: @unchecked Sendable {
 }
 
 /// A raw connection failed.
-struct RawConnectionError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct RawConnectionError: Error, CustomStringConvertible {
+    /// What failed, with the errno or the answer.
+    public let description: String
+    /// An error that says `description`.
+    public init(_ description: String) { self.description = description }
 }
