@@ -14,8 +14,9 @@ public enum DropReason: String, Sendable, CaseIterable, Codable {
     case deadLetterCap
     /// Appended while more than ``OutboxConfiguration/maximumUnwrittenBytes`` waited to be written.
     case backpressure
-    /// Never written: refused while writes to the file failed (disk full, permissions), or
-    /// still unwritten when the outbox was closed; reported with the error.
+    /// Never written: refused while writes to the file failed (disk full, permissions) or
+    /// while another `Outbox` held the file, or still unwritten when the outbox was closed;
+    /// reported with the error.
     case writeFailed
     /// Lost in a damaged file: rows the salvage could not read.
     case corrupt

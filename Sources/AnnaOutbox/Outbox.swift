@@ -95,7 +95,8 @@ public final class Outbox: Sendable {
     ///   which the writer fell behind (each dropped result counted),
     ///   ``OutboxError/writeFailed(path:count:message:)`` for the first result refused while
     ///   writes fail, ``OutboxError/closed(path:)``, and ``OutboxError/storage(path:message:)``
-    ///   when another `Outbox` appends to the same file.
+    ///   for the first result when another `Outbox` appends to the same file (later results
+    ///   are refused without an error, each counted in ``lostCount`` and under `writeFailed`).
     public func append(_ result: AnalyticsResult, session: String, time: Double) throws(OutboxError) {
         if configuration.readOnly { throw .storage(path: path, message: "opened read-only: the result was not kept") }
         let text = result.value.jsonText
@@ -104,7 +105,9 @@ public final class Outbox: Sendable {
             writer.countDrop(.tooLarge)
             throw .resultTooLarge(bytes: resultBytes, limit: configuration.maximumResultBytes, task: result.meta?.task)
         }
-        let depth = WireFormat.depth(of: result.value)
+        // Each level of nesting takes at least two bytes of JSON text (`[]` or `{}`), so a
+        // shorter text cannot be too deep: most results skip the walk.
+        let depth = resultBytes < 2 * WireFormat.maximumResultDepth ? 0 : WireFormat.depth(of: result.value)
         guard depth <= WireFormat.maximumResultDepth else {
             writer.countDrop(.tooDeep)
             throw .resultTooDeep(depth: depth, limit: WireFormat.maximumResultDepth, task: result.meta?.task)

@@ -46,6 +46,13 @@ public final class OutboxUploader: Sendable {
         var refusal: Refusal?
         var broken = false
         var held: [(item: OutboxStore.Stored, response: UploadResponse)] = []
+        /// The batch's last result, sent alone once before a refused format is concluded:
+        /// results refused for themselves at the head of the queue look alike too.
+        var probe: OutboxStore.Stored?
+        /// Whether this is the probe's own request (it concludes nothing).
+        var probing = false
+        /// Results the probe settled (delivered or set aside), not to be sent again.
+        var settled: Set<Int64> = []
     }
 
     private struct State: Sendable {
@@ -55,6 +62,8 @@ public final class OutboxUploader: Sendable {
         var lastMisconfiguredStatus: Int?
         /// The refusal that every result met alike, until a batch is accepted.
         var formatRefusal: Refusal?
+        /// The last result sent alone and refused alike: not sent alone again for that refusal.
+        var formatProbe: Int64?
         var formatReported = false
         /// Whether the network failure under way was reported.
         var networkReported = false
@@ -173,6 +182,7 @@ public final class OutboxUploader: Sendable {
             // Interrupted (a deadline, a cancellation, a refused format): what was held stays
             // in the queue, to be judged again.
             var bisection = Bisection()
+            if good.count > 1 { bisection.probe = good.last }
             try await send(good, deadline: deadline, bisection: &bisection)
             if background, good.count == 1, bisection.held.count == 1, !bisection.broken,
                 try outbox.store.oldest(count: 2, bytes: configuration.maximumBatchBytes).count > 1
@@ -192,9 +202,14 @@ public final class OutboxUploader: Sendable {
     /// A batch refused (400, 422) is bisected; when the batch, every first half down to one
     /// result and a second single result all meet the same refusal (status and body), the
     /// endpoint refuses the format, not these results: bisecting stops, nothing is set aside.
+    /// Before that is concluded, and before a batch is refused for a format refused already,
+    /// the batch's last result goes alone: when it meets another answer, the results are
+    /// judged one by one.
     private func send(_ items: [OutboxStore.Stored], deadline: ContinuousClock.Instant?, bisection: inout Bisection)
         async throws
     {
+        let items = items.filter { !bisection.settled.contains($0.id) }
+        guard !items.isEmpty else { return }
         let messages = items.compactMap(\.message)
         var body = WireFormat.encode(messages, sentAt: Date())
         if body.count > configuration.maximumBatchBytes, items.count > 1 {
@@ -248,6 +263,7 @@ public final class OutboxUploader: Sendable {
                     state.failures = 0
                     state.lastMisconfiguredStatus = nil
                     state.formatRefusal = nil
+                    state.formatProbe = nil
                     state.formatReported = false
                     state.tally.delivered += items.count
                     if let retryAfter { state.notBefore = Seconds.after(min(retryAfter, configuration.maximumRetryAfterSeconds)) }
@@ -256,11 +272,21 @@ public final class OutboxUploader: Sendable {
             case .split:
                 if let retryAfter { holdOff(seconds: retryAfter) }
                 if let refusal {
-                    if state.withLock({ $0.formatRefusal }) == refusal { throw formatRefused(refusal, retryAfter: retryAfter) }
+                    if !bisection.probing, state.withLock({ $0.formatRefusal }) == refusal {
+                        guard try await probeDiffers(from: refusal, request: items, deadline: deadline, bisection: &bisection) else {
+                            throw formatRefused(refusal, retryAfter: retryAfter)
+                        }
+                        bisection.broken = true  // the collector took or judged the probe otherwise
+                    }
                     if bisection.refusal == nil { bisection.refusal = refusal }
                     if items.count == 1, !bisection.broken {
                         bisection.held.append((items[0], response))
-                        if bisection.held.count >= 2 {
+                        if bisection.held.count >= 2, !bisection.probing {
+                            if try await probeDiffers(from: refusal, request: items, deadline: deadline, bisection: &bisection) {
+                                bisection.broken = true
+                                try setAsideHeld(&bisection)
+                                return
+                            }
                             state.withLock { $0.formatRefusal = refusal }
                             throw formatRefused(refusal, retryAfter: retryAfter)
                         }
@@ -290,6 +316,28 @@ public final class OutboxUploader: Sendable {
                 recordFailure(retryAfter: retryAfter)
             }
         }
+    }
+
+    /// Sends the batch's last result alone (once per batch, unless it is held or is the whole
+    /// request); `true` when its answer differs from `refusal` (accepted, or refused otherwise
+    /// and set aside): the results are then refused each for itself, not for their format.
+    private func probeDiffers(
+        from refusal: Refusal, request: [OutboxStore.Stored], deadline: ContinuousClock.Instant?, bisection: inout Bisection
+    ) async throws -> Bool {
+        guard let probe = bisection.probe, request.count > 1 || request.first?.id != probe.id,
+            !bisection.held.contains(where: { $0.item.id == probe.id }), state.withLock({ $0.formatProbe }) != probe.id
+        else { return false }
+        bisection.probe = nil
+        var alone = Bisection()
+        alone.probing = true
+        try await send([probe], deadline: deadline, bisection: &alone)
+        if let held = alone.held.first, Refusal(status: held.response.status, body: held.response.body) == refusal {
+            state.withLock { $0.formatProbe = probe.id }
+            return false  // refused alike: it stays in the queue with the rest
+        }
+        bisection.settled.insert(probe.id)
+        try setAsideHeld(&alone)
+        return true
     }
 
     /// The endpoint refuses every result alike: said once (until a batch is accepted), a

@@ -23,6 +23,9 @@ final class OutboxWriter: Sendable {
         var nextSeq: [String: Int64] = [:]
         /// One writer per file, taken at the first append.
         var lock: WriterLock?
+        /// Appends refused since the writer lock was refused: the first is told why, the
+        /// others are refused quietly (counted); the lock is tried again at each append.
+        var lockRefusals = 0
         /// Why the last write failed, while writes fail.
         var failure: String?
         /// Whether the refusal of the current failure was reported to a caller.
@@ -57,10 +60,20 @@ final class OutboxWriter: Sendable {
                 synchronize()
             }
         }
+        var lockRecovered = 0
         let (schedule, refusal): (Bool, OutboxError?) = state.withLock { state in
             if state.closed { return (false, .closed(path: store.path)) }
             if state.lock == nil {
-                do throws(OutboxError) { state.lock = try WriterLock(path: store.path) } catch { return (false, error) }
+                do throws(OutboxError) {
+                    state.lock = try WriterLock(path: store.path)
+                    lockRecovered = state.lockRefusals
+                    state.lockRefusals = 0
+                } catch {
+                    state.lost += 1
+                    state.unsavedDrops[.writeFailed, default: 0] += 1
+                    state.lockRefusals += 1
+                    return (false, state.lockRefusals == 1 ? error : nil)
+                }
             }
             if let failure = state.failure, waits || state.unwrittenBytes + bytes > limit {
                 state.lost += 1
@@ -87,6 +100,14 @@ final class OutboxWriter: Sendable {
             if state.scheduled { return (false, nil) }
             state.scheduled = true
             return (true, nil)
+        }
+        if lockRecovered > 0 {
+            onError(
+                .storage(
+                    path: store.path,
+                    message:
+                        "appending works again (the other Outbox let go of the file; \(counted(lockRecovered, "result")) refused before, counted under writeFailed)"
+                ))
         }
         if schedule { queue.async { self.drain() } }
         return refusal

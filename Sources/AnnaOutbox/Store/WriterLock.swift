@@ -1,3 +1,4 @@
+import CoreJS
 import Foundation
 
 #if canImport(Glibc)
@@ -13,8 +14,12 @@ import Foundation
 ///
 /// The lock is on a file of its own: SQLite's locks on the database are POSIX record locks,
 /// which any `close` of another descriptor of that file would release.
+///
+/// Released by ``release()`` or, for an `Outbox` let go without `close()`, when the lock is
+/// freed; a later `Outbox` on the same file in this process can then append.
 final class WriterLock: Sendable {
-    private let descriptor: Int32
+    /// The lock file's descriptor, `nil` once released.
+    private let descriptor: Locked<Int32?>
 
     /// Takes the lock for `path`; throws a message saying who holds it, or why it cannot be taken.
     init(path: String) throws(OutboxError) {
@@ -35,11 +40,17 @@ final class WriterLock: Sendable {
             }
             throw .storage(path: path, message: "cannot lock \(lockPath): \(String(cString: strerror(reason)))")
         }
-        self.descriptor = descriptor
+        self.descriptor = Locked(descriptor)
     }
 
-    /// Releases the lock (the file stays, empty).
+    deinit { release() }
+
+    /// Releases the lock (the file stays, empty); a second call does nothing.
     func release() {
-        close(descriptor)
+        let descriptor = descriptor.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        if let descriptor { close(descriptor) }
     }
 }
