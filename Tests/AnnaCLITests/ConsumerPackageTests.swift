@@ -92,19 +92,9 @@ struct ConsumerPackageTests {
 
     /// Runs a command in `folder`; stdout and stderr together.
     static func run(_ command: [String], in folder: URL) async throws -> (status: Int32, output: String) {
-        try await onOwnThread {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = command
-            process.currentDirectoryURL = folder
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        let output = try await ChildProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: command, currentDirectory: folder,
+            mergingStandardError: true)
+        return (output.status, output.stdout)
     }
 }

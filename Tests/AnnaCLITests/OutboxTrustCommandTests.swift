@@ -100,7 +100,7 @@ struct OutboxTrustCommandTests {
         let outbox = workspace.file("outbox.sqlite")
         let command =
             "trap '' XFSZ; ulimit -f 256; exec \(AnnaProcess.executable.path) run --events \(session) --module \(module) --outbox \(outbox) --session full"
-        let run = try await onOwnThread { try Self.shell(command) }
+        let run = try await Self.shell(command)
         #expect(run.status == 73, "\(run.stderr)")
         let summary = try #require(run.stderr.split(separator: "\n").last.map(String.init))
         let lost = Int(summary.split(separator: " ").dropFirst(2).first ?? "") ?? -1
@@ -154,27 +154,8 @@ struct OutboxTrustCommandTests {
         collector.stop()
     }
 
-    static func shell(_ command: String) throws -> AnnaProcess.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return AnnaProcess.Output(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+    /// Runs `command` with `/bin/sh -c`.
+    static func shell(_ command: String) async throws -> ChildProcess.Output {
+        try await ChildProcess.run(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command])
     }
 }

@@ -142,7 +142,7 @@ import Testing
     @Test func writesThatFailAreCountedAndTheFileHoldsAnExactPrefix() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("outbox.sqlite")
-        let output = try await onOwnThread { try OutboxCrashHelper.run(["fill", path, "200000", "20000"]) }
+        let output = try await OutboxCrashHelper.run(["fill", path, "200000", "20000"])
         #expect(output.status == 0, "\(output.stderr)")
         let fields = Dictionary(
             uniqueKeysWithValues: output.stdout.split(separator: " ").compactMap { pair -> (String, Int)? in
@@ -163,33 +163,7 @@ import Testing
 
 /// Runs `anna-outbox-crash-helper` and captures what it prints.
 enum OutboxCrashHelper {
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = OutboxKillTests.helper
-        process.arguments = arguments
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        nonisolated(unsafe) var errorData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Output {
+        try await ChildProcess.run(executable: OutboxKillTests.helper, arguments: arguments)
     }
 }

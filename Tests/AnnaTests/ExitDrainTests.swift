@@ -9,38 +9,9 @@ struct ExitDrainTests {
     static let helper = BuildProducts.executable("anna-exit-helper")
     static let events = 500
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
     /// Runs the helper with `arguments`, stopped after 30 s (a hang, not a slow run).
-    static func run(_ arguments: [String]) async throws -> Output {
-        try await onOwnThread {
-            let process = Process()
-            process.executableURL = helper
-            process.arguments = arguments
-            let stdout = Pipe()
-            let stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { process.terminate() } }
-            let group = DispatchGroup()
-            nonisolated(unsafe) var errorData = Data()
-            group.enter()
-            DispatchQueue.global().async {
-                errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-            let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
-            process.waitUntilExit()
-            return Output(
-                status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-                stderr: String(decoding: errorData, as: UTF8.self))
-        }
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Output {
+        try await ChildProcess.run(executable: helper, arguments: arguments, timeout: 30)
     }
 
     /// A module whose task returns each `tap`'s `n`; the recording and outbox paths beside it.
