@@ -2,9 +2,10 @@
 // then ends the process without calling flush().
 //   anna-exit-helper return N MODULE RECORDING OUTBOX   records N `tap` events, returns from main
 //   anna-exit-helper exit N MODULE RECORDING OUTBOX     records N `tap` events, calls exit(0)
-//   anna-exit-helper task N MODULE RECORDING OUTBOX     records N events, then a snapshot whose
-//                                                       completion (on the script queue) calls
-//                                                       exit(0), then N more events it never runs
+//   anna-exit-helper task N MODULE RECORDING OUTBOX     records (paused) N events, then a snapshot
+//                                                       whose completion (on the script queue)
+//                                                       calls exit(0), then N more events it never
+//                                                       runs; then resumes
 //   anna-exit-helper count OUTBOX                       prints how many results OUTBOX holds
 import Anna
 import AnnaOutbox
@@ -71,9 +72,13 @@ case "exit":
     record(from: 0, count: count)
     exit(0)
 case "task":
+    // Paused while recording, so everything is sent before the completion can run: exactly
+    // `count` operations are left behind it, whatever the threads' timing.
+    manager.pause()
     record(from: 0, count: count)
     manager.snapshot { _ in exit(0) }
     record(from: count, count: count)
+    manager.resume()
     DispatchSemaphore(value: 0).wait()  // the snapshot's completion ends the process
 default:
     fail("unknown mode \(arguments[1])")

@@ -68,4 +68,34 @@ struct PromiseJobBlameTests {
                 """)
         #expect(errors.isEmpty)
     }
+
+    @Test("a catch on a fulfilled promise and a then on a rejected one leave nothing tracked: a later stop reports only itself")
+    func settledTheOtherWay() throws {
+        var runtime = RuntimeConfiguration(
+            executionTimeLimit: 0.3,
+            fileAccess: moduleFiles(
+                tasks: """
+                    match('settle', () => { Promise.resolve(1).catch(() => 0); Promise.reject(1).then(() => 0).catch(() => 0); return 'ok'; });
+                    match('spin', () => { Promise.resolve().then(() => { for (;;) {} }); return 'queued'; });
+                    match('spinLater', () => { Promise.resolve().then(() => Promise.resolve().then(() => { for (;;) {} })); return 'queued'; });
+                    """))
+        runtime.console = Console(output: MemoryOutputSink())
+        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime)) { (_: AnalyticsResult) in }
+        let event = { (name: String) in TimedOperation(.event(id: NodeID(1), name: name, properties: [:])) }
+        var errors: [[Int]] = []
+        func apply(_ operations: [TimedOperation]) {
+            var offsets: [Int] = []
+            engine.apply(operations) { offset, error in
+                offsets.append(offset)
+                #expect("\(error)".contains("ran longer than 0.3 s and was stopped"))
+            }
+            errors.append(offsets)
+        }
+        let root = TimedOperation(.register(id: NodeID(1), parent: nil, name: "root", index: nil, namespace: nil, attributes: nil))
+        apply([root, event("settle"), event("settle")])
+        // A later batch, then one where every settled job ran before the stop: only the stops.
+        apply([event("spin")])
+        apply([event("settle"), event("settle"), event("spinLater")])
+        #expect(errors == [[], [0], [2]])
+    }
 }

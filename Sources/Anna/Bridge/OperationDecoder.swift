@@ -21,6 +21,17 @@ struct OperationDecoder {
         return reader.readOperation()
     }
 
+    /// The namespace operation `index` registers its node with; `nil` for another operation or
+    /// a register without one. Reads only the code and the namespace (debug mode's check for
+    /// task files never loaded runs it on every operation).
+    func registeredNamespace(at index: Int) -> String? {
+        let start = batch.starts[index]
+        guard BridgeWire.OperationCode(rawValue: batch.numbers[start]) == .register else { return nil }
+        // code, time, id (kind, value), parent (kind, value), name, index, namespace
+        let namespace = batch.numbers[start + 8]
+        return namespace.isNaN ? nil : string(Int(namespace))
+    }
+
     private mutating func readOperation() -> TimedOperation {
         let code = BridgeWire.OperationCode(rawValue: next())
         let time = next()

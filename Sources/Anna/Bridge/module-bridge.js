@@ -164,9 +164,10 @@
   // ends. To name the task and the operation that queued one the time limit stopped, and to
   // report those dropped with it, `then` is wrapped (before the guard's snapshot, so it is
   // the built-in from now on) while a task's function runs: each callback remembers its
-  // task and operation, and says while it runs. A job still tracked after a stop was
-  // dropped (or waits for its promise); at most MAX_TRACKED_JOBS are tracked (the oldest
-  // forgotten), so promises that never settle cost nothing lasting.
+  // task and operation, and says while it runs. A job leaves the tracked ones when its
+  // promise settles either way; one still tracked after a stop was dropped (or waits for
+  // its promise). Each batch starts with none tracked, and at most MAX_TRACKED_JOBS are
+  // tracked (the oldest forgotten), so promises that never settle cost nothing lasting.
   const MAX_TRACKED_JOBS = 1000;
   let batchNumber = 0;
   let runningJob = null; // the tracked job whose callback runs now (left set by a stop)
@@ -209,9 +210,11 @@
         return callWith(nativeThen, this, [onFulfilled, onRejected]);
       }
       const job = trackedJob(owner);
+      // The side given no callback passes the settlement on as the built-in does, and
+      // forgets the job, so a promise settled the other way leaves nothing tracked.
       return callWith(nativeThen, this, [
-        typeof onFulfilled === 'function' ? runAs(job, onFulfilled) : onFulfilled,
-        typeof onRejected === 'function' ? runAs(job, onRejected) : onRejected,
+        typeof onFulfilled === 'function' ? runAs(job, onFulfilled) : function (value) { trackedJobs.delete(job); return value; },
+        typeof onRejected === 'function' ? runAs(job, onRejected) : function (reason) { trackedJobs.delete(job); throw reason; },
       ]);
     },
     writable: true,
@@ -383,6 +386,7 @@
     operation = 0; // before anything that can be stopped, so progress() counts this call
     afterOperations = false;
     batchNumber++;
+    trackedJobs = new Map(); // a job of an earlier batch waits for a promise: not this batch's loss
     currentTable = table;
     while (tables.length <= table) {
       tables[tables.length] = bareArray();

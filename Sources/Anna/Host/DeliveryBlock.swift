@@ -14,11 +14,15 @@ final class DeliveryBlock: Sendable {
 
     /// The results (possibly undecoded) and errors, in order.
     let parts: [ResultDelivery.Part]
+    /// Whether a delegate or a result stream was there to take the results when the block was
+    /// made (without one, only the sink misses them if the drain at exit cannot store them).
+    let hasReceivers: Bool
     private let state = Locked(State.waiting)
     private let delivered = Atomic<Int>(0)
 
-    init(parts: [ResultDelivery.Part]) {
+    init(parts: [ResultDelivery.Part], hasReceivers: Bool) {
         self.parts = parts
+        self.hasReceivers = hasReceivers
     }
 
     /// The calling thread's identity.

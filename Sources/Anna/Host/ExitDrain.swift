@@ -52,7 +52,8 @@ enum ExitDrain {
     }
 
     /// Drains `managers` before `deadline`: their script queues together first, then their
-    /// deliveries, then their sinks.
+    /// deliveries, then their sinks (a sink shared by several, by ``ResultSink/drainIdentity``,
+    /// once).
     static func drain(_ managers: [Manager], before deadline: ContinuousClock.Instant) -> ExitLoss {
         var loss = ExitLoss()
         let started = managers.map { manager in (manager, manager.script.beginExitDrain(for: manager)) }
@@ -64,8 +65,11 @@ enum ExitDrain {
             loss.results += delivered.results
             loss.undelivered += delivered.undelivered
         }
+        var drained = Set<ObjectIdentifier>()
         for manager in managers {
-            loss.results += manager.dependency.outbox?.drain(before: deadline) ?? 0
+            guard let sink = manager.dependency.outbox else { continue }
+            if let identity = sink.drainIdentity, !drained.insert(identity).inserted { continue }
+            loss.results += sink.drain(before: deadline)
         }
         return loss
     }

@@ -109,7 +109,7 @@ final class ResultDelivery: Sendable {
         guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil || inspector != nil
         else { return }
         let keptPerBlock = inspector?.resultsKeptPerBlock ?? 0
-        let block = DeliveryBlock(parts: parts)
+        let block = DeliveryBlock(parts: parts, hasReceivers: delegate != nil || !resultContinuations.isEmpty)
         let number = outstanding.withLock { $0.add(block) }
         queue.async {
             guard block.begin() else { return }  // taken by the drain at exit
@@ -152,32 +152,44 @@ final class ResultDelivery: Sendable {
         }
     }
 
-    /// The drain at exit: waits until `deadline` for the delegate queue to deliver the blocks
-    /// handed to it, unless the exiting thread is the one that would run them (it is inside
-    /// one, or the queue is `.main` and it is the main thread). The blocks not started then
-    /// are taken: their results go to the sink only, their errors to the logger.
+    /// The drain at exit: waits for the delegate queue to deliver the blocks handed to it, for
+    /// half the time left before `deadline`, unless the exiting thread is the one that would
+    /// run them (it is inside one, or the queue is `.main` and it is the main thread). The
+    /// blocks not started then are taken, in the order they were handed on: their results go
+    /// to the sink only, their errors to the logger, until `deadline`; the results of the
+    /// blocks left then are counted as not stored. Results count as not handed to the
+    /// delegate only when a delegate or a result stream was there to take them.
     /// - Returns: The results that reached no sink (`results`) and those the delegate never saw.
     func drainAtExit(before deadline: ContinuousClock.Instant) -> (results: Int, undelivered: Int) {
         let thread = DeliveryBlock.currentThread()
         let queue = delegateQueue
         let blocked = (queue === DispatchQueue.main && Thread.isMainThread) || outstanding.withLock { $0.isRunning(on: thread) }
         if !blocked {
-            while !outstanding.withLock({ $0.blocks.isEmpty }) && ContinuousClock.now < deadline {
+            let waitEnd = ContinuousClock.now + (deadline - ContinuousClock.now) / 2  // the rest to take over
+            while !outstanding.withLock({ $0.blocks.isEmpty }) && ContinuousClock.now < waitEnd {
                 usleep(1000)
             }
         }
         var results = 0
         var undelivered = 0
-        for block in outstanding.withLock({ Array($0.blocks.values) }) {
+        let blocks = outstanding.withLock { $0.blocks.sorted { $0.key < $1.key }.map(\.value) }
+        for block in blocks {
             if block.claim() {
-                let (stored, total) = deliverToSinkOnly(block.parts)
+                let (stored, total): (Int, Int)
+                if ContinuousClock.now < deadline {
+                    (stored, total) = deliverToSinkOnly(block.parts)
+                } else {
+                    // Past the deadline: counted, not stored (nothing missed without a sink).
+                    total = Self.resultCount(of: block.parts)
+                    stored = outbox == nil ? total : 0
+                }
                 results += total - stored
-                undelivered += total
+                undelivered += block.hasReceivers ? total : 0
             } else {
                 // Still being delivered (on this thread, below the exit, or stuck elsewhere).
                 let rest = max(0, Self.resultCount(of: block.parts) - block.deliveredCount)
                 results += outbox == nil ? 0 : rest
-                undelivered += rest
+                undelivered += block.hasReceivers ? rest : 0
             }
         }
         return (results, undelivered)

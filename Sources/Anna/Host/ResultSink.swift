@@ -16,9 +16,23 @@ public protocol ResultSink: Sendable {
     /// manager calls it when the process exits (after its own last results are delivered).
     /// - Returns: How many appended results are not stored (lost if the process ends now).
     func drain(before deadline: ContinuousClock.Instant) -> Int
+
+    /// What ``drain(before:)`` waits for: the drain at exit drains the sinks of live managers
+    /// that share one identity once. A class sink is itself by default; a structure is `nil`
+    /// by default (each manager's copy is drained), and one that wraps a shared store should
+    /// name the store.
+    var drainIdentity: ObjectIdentifier? { get }
 }
 
 extension ResultSink {
     /// A sink that stores as it appends has nothing to wait for.
     public func drain(before deadline: ContinuousClock.Instant) -> Int { 0 }
+
+    /// A structure's copies cannot be told apart: each is drained.
+    public var drainIdentity: ObjectIdentifier? { nil }
+}
+
+extension ResultSink where Self: AnyObject {
+    /// A class sink is drained once however many managers share it.
+    public var drainIdentity: ObjectIdentifier? { ObjectIdentifier(self) }
 }

@@ -3,6 +3,7 @@ import DequeModule
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 
 /// The serial queue a ``Manager``'s engine lives on: the only place JavaScript runs.
 ///
@@ -38,9 +39,9 @@ final class ScriptQueue: @unchecked Sendable {
     private var namespacesSeen = Set<String>()
     private var loadWarningsLogged = Set<String>()
     private var loadWarningsUnavailable = false
-    /// While a task runs: the operations of its chunk after it (the drain at exit counts them
-    /// when the task ends the process).
-    private var operationsAfterTask = 0
+    /// The operations of the chunk taken and not yet handed to the engine (the drain at exit
+    /// counts them when it times out, or when a task of the chunk ends the process).
+    private let chunkOperationsLeft = Atomic<Int>(0)
 
     init(configuration: AnalyticsEngine.Configuration, recordingURL: URL?, delivery: ResultDelivery, logger: Logger) {
         self.configuration = configuration
@@ -72,11 +73,12 @@ final class ScriptQueue: @unchecked Sendable {
     }
 
     /// Waits for the drain at exit begun by ``beginExitDrain(for:)`` until `deadline`.
-    /// - Returns: How many operations were still queued (not handled, not recorded) then.
+    /// - Returns: How many operations were not handled then: still queued, or in the chunk
+    ///   being handled and not yet handed to the engine (e.g. behind a runaway task).
     func finishExitDrain(_ handled: DispatchSemaphore?, before deadline: ContinuousClock.Instant) -> Int {
-        guard let handled else { return queuedCount + operationsAfterTask }
         let seconds = max(0, Double((deadline - ContinuousClock.now) / .milliseconds(1)) / 1000)
-        return handled.wait(timeout: .now() + seconds) == .success ? 0 : queuedCount
+        if let handled, handled.wait(timeout: .now() + seconds) == .success { return 0 }
+        return queuedCount + chunkOperationsLeft.load(ordering: .acquiring)
     }
 
     /// Adds work under the queue's lock and schedules a drain unless one is scheduled; the
@@ -114,15 +116,16 @@ final class ScriptQueue: @unchecked Sendable {
     private func drain(for manager: Manager) {
         while var chunk = pending.withLock({ $0.takeChunk() }) {
             strings.add(chunk.operations)
+            chunkOperationsLeft.store(chunk.operations.count, ordering: .releasing)
             var start = 0
             for (position, task) in chunk.tasks {
                 apply(chunk.operations, start..<position)
                 start = position
-                operationsAfterTask = chunk.operations.count - position
+                chunkOperationsLeft.store(chunk.operations.count - position, ordering: .releasing)
                 run(task, for: manager)
             }
-            operationsAfterTask = 0
             apply(chunk.operations, start..<chunk.operations.count)
+            chunkOperationsLeft.store(0, ordering: .releasing)
             deliverCollected(to: manager)
             chunk.removeAll()
             pending.withLock { $0.recycle(chunk) }
@@ -172,16 +175,16 @@ final class ScriptQueue: @unchecked Sendable {
         engine.apply(
             batch, range, strings: strings, operation: { decoder.operation(at: $0).operation },
             onError: { _, error in report(error) })
-        if configuration.debug { checkLoadWarnings(after: range.lazy.map { decoder.operation(at: $0).operation }, on: engine) }
+        if configuration.debug { checkLoadWarnings(after: range.lazy.compactMap(decoder.registeredNamespace(at:)), on: engine) }
     }
 
     /// In debug mode, once a node registers with a namespace not seen before: when that
     /// namespace has no task file, logs each line of ``Coverage/loadWarnings`` not logged yet
     /// (a task file never loaded beside it: a renamed class).
-    private func checkLoadWarnings(after operations: some Sequence<ModuleOperation>, on engine: AnalyticsEngine) {
+    private func checkLoadWarnings(after namespaces: some Sequence<String>, on engine: AnalyticsEngine) {
         guard !loadWarningsUnavailable else { return }
         var fresh: Set<String> = []
-        for case let .register(_, _, _, _, namespace?, _) in operations where namespacesSeen.insert(namespace).inserted {
+        for namespace in namespaces where namespacesSeen.insert(namespace).inserted {
             fresh.insert(namespace)
         }
         guard !fresh.isEmpty else { return }
