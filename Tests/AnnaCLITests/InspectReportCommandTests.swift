@@ -89,32 +89,41 @@ struct InspectReportCommandTests {
         process.standardError = errors
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        let serving = try await Self.read(errors, until: "(Ctrl-C stops)")
+        let serving = try await PipeReader.read(errors, until: "(Ctrl-C stops)")
         #expect(serving.contains("anna inspect: serving \(folder.file("s.ndjson"))"))
-        try await Task.sleep(for: .milliseconds(500))  // it reads the 5,413 lines and reaches the end
+        let port = try #require(Self.port(in: serving), "no port in: \(serving)")
+        try await Self.waitForLineCount(5413, port: port)  // it has read the whole file, to its end
         let handle = try #require(FileHandle(forWritingAtPath: folder.file("s.ndjson")))
         try handle.truncate(atOffset: 0)
         try handle.write(contentsOf: Data(#"{"op":"register","id":1,"parent":null,"name":"__root__"}"#.utf8 + [0x0A]))
         try handle.close()
-        let said = try await Self.read(errors, until: "from its start")
+        let said = try await PipeReader.read(errors, until: "from its start").trimmingCharacters(in: .newlines)
         #expect(said.hasSuffix("anna inspect: \(folder.file("s.ndjson")) was truncated; reading from its start"))
         process.terminate()
-        process.waitUntilExit()
-        let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let rest = try await PipeReader.read(errors, until: nil)
         #expect(!rest.contains("truncated"))  // said once
     }
 
-    /// Reads `pipe` (on a thread of its own) until what was read contains `marker` or 20 s pass.
-    static func read(_ pipe: Pipe, until marker: String) async throws -> String {
-        try await onOwnThread {
-            var text = ""
-            let deadline = Date().addingTimeInterval(20)
-            while !text.contains(marker), Date() < deadline {
-                let data = pipe.fileHandleForReading.availableData
-                if data.isEmpty { break }
-                text += String(decoding: data, as: UTF8.self)
+    /// The port in `anna inspect`'s line `serving … on http://127.0.0.1:PORT… (Ctrl-C stops)`.
+    static func port(in text: String) -> Int? {
+        guard let range = text.range(of: "http://127.0.0.1:") else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// Asks the inspector on `port` for its state until it has read `count` lines; throws after 20 s.
+    static func waitForLineCount(_ count: Int, port: Int) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        var answer = ""
+        while Date() < deadline {
+            let (status, text) = try await RawConnection.request(port: port, "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+            answer = text
+            if status == 200, let body = text.range(of: "\r\n\r\n"),
+                try JSONValue(parsing: String(text[body.upperBound...]))["playback"]?["lineCount"] == .number(Double(count))
+            {
+                return
             }
-            return text.trimmingCharacters(in: .newlines)
+            try await Task.sleep(for: .milliseconds(50))
         }
+        throw RawConnectionError("anna inspect did not read \(count) lines within 20 s; its state: \(answer)")
     }
 }
