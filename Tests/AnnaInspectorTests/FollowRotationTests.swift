@@ -15,11 +15,12 @@ struct FollowRotationTests {
 
     static func tap(_ n: Int) -> String { #"{"op":"event","id":2,"name":"tap","properties":{"n":\#(n)}}"# + "\n" }
 
-    /// A followed session on `s.ndjson` (the head and tap 1, then `unfinished` without its line
-    /// break), served; its notices.
-    func followed(unfinished: String = "") async throws -> (
-        TemporaryFolder, StreamSession, InspectorServer, InspectorClient, Notices
-    ) {
+    /// Runs `body` on a followed session on `s.ndjson` (the head and tap 1, then `unfinished`
+    /// without its line break), served, once it has read the whole file; stops the session and
+    /// the server whatever `body` does.
+    func withFollowed(
+        unfinished: String = "", _ body: (TemporaryFolder, InspectorClient, Notices) async throws -> Void
+    ) async throws {
         let folder = try TemporaryFolder()
         try writeModule(in: folder, tasks: "match('screen/tap', (node) => node.latestEvent().attributes.n)")
         try folder.write("s.ndjson", Self.head.joined(separator: "\n") + "\n" + Self.tap(1) + unfinished)
@@ -29,11 +30,19 @@ struct FollowRotationTests {
             source: .file(path: folder.file("s.ndjson"), follow: true), notice: { notices.add($0) },
             makeEngine: { onResult in try AnalyticsEngine(configuration: configuration, onResult: onResult) })
         try session.start()
+        defer { session.stop() }
         let server = try await session.inspector.start()
         let client = InspectorClient(base: server.url, token: nil)
-        try await waitFor { try await client.get("/api/stats").body["results"] == 1 }
-        try await Task.sleep(for: .milliseconds(300))  // the reader reaches the end (it looks every 50 ms)
-        return (folder, session, server, client, notices)
+        do {
+            // The file is one read (under 64 KiB): its 3 lines read means its unfinished tail was read too.
+            try await waitFor { session.lineCount == 3 }
+            try await waitFor { try await client.get("/api/stats").body["results"] == 1 }
+            try await body(folder, client, notices)
+        } catch {
+            try await server.stop()
+            throw error
+        }
+        try await server.stop()
     }
 
     func values(_ client: InspectorClient) async throws -> [JSONValue?] {
@@ -42,34 +51,32 @@ struct FollowRotationTests {
 
     @Test("truncated in place (copytruncate): what is written next is read from its start, never mid-line; said once")
     func truncated() async throws {
-        let (folder, session, server, client, notices) = try await followed(unfinished: #"{"op":"event","id":2,"na"#)
-        let handle = try #require(FileHandle(forWritingAtPath: folder.file("s.ndjson")))
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: Data(Self.tap(2).utf8))  // shorter than what was read before
-        try await waitFor { try await client.get("/api/stats").body["results"] == 2 }
-        try handle.write(contentsOf: Data((Self.tap(3) + Self.tap(4) + Self.tap(5)).utf8))  // now longer than before
-        try handle.close()
-        try await waitFor { try await client.get("/api/stats").body["results"] == 5 }
-        #expect(try await values(client) == [1, 2, 3, 4, 5])
-        #expect(try await client.get("/api/errors").body["errors"]?.arrayValue?.isEmpty == true)  // no line read from its middle
-        #expect(
-            notices.lines == [
-                "\(folder.file("s.ndjson")) was truncated; reading from its start (an unfinished line of 24 bytes read before was dropped)"
-            ])
-        session.stop()
-        try await server.stop()
+        try await withFollowed(unfinished: #"{"op":"event","id":2,"na"#) { folder, client, notices in
+            let handle = try #require(FileHandle(forWritingAtPath: folder.file("s.ndjson")))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Data(Self.tap(2).utf8))  // shorter than what was read before
+            try await waitFor { try await client.get("/api/stats").body["results"] == 2 }
+            try handle.write(contentsOf: Data((Self.tap(3) + Self.tap(4) + Self.tap(5)).utf8))  // now longer than before
+            try handle.close()
+            try await waitFor { try await client.get("/api/stats").body["results"] == 5 }
+            #expect(try await values(client) == [1, 2, 3, 4, 5])
+            #expect(try await client.get("/api/errors").body["errors"]?.arrayValue?.isEmpty == true)  // no line read from its middle
+            #expect(
+                notices.lines == [
+                    "\(folder.file("s.ndjson")) was truncated; reading from its start (an unfinished line of 24 bytes read before was dropped)"
+                ])
+        }
     }
 
     @Test("moved away and created anew: the new file is read from its start; said once")
     func replaced() async throws {
-        let (folder, session, server, client, notices) = try await followed()
-        try FileManager.default.moveItem(atPath: folder.file("s.ndjson"), toPath: folder.file("s.ndjson.1"))
-        try folder.write("s.ndjson", Self.tap(2) + Self.tap(3))
-        try await waitFor { try await client.get("/api/stats").body["results"] == 3 }
-        #expect(try await values(client) == [1, 2, 3])
-        #expect(notices.lines == ["\(folder.file("s.ndjson")) was replaced by a new file; reading it from its start"])
-        session.stop()
-        try await server.stop()
+        try await withFollowed { folder, client, notices in
+            try FileManager.default.moveItem(atPath: folder.file("s.ndjson"), toPath: folder.file("s.ndjson.1"))
+            try folder.write("s.ndjson", Self.tap(2) + Self.tap(3))
+            try await waitFor { try await client.get("/api/stats").body["results"] == 3 }
+            #expect(try await values(client) == [1, 2, 3])
+            #expect(notices.lines == ["\(folder.file("s.ndjson")) was replaced by a new file; reading it from its start"])
+        }
     }
 }
 
