@@ -110,7 +110,8 @@ struct CollectCommandTests {
 }
 
 /// `anna collect --port 0 …` in the background: its port, read from the line it prints when
-/// listening; ``stop()`` sends SIGTERM and returns what it printed.
+/// listening; ``stop()`` sends SIGTERM and returns what it printed (and dropping it unstopped
+/// sends SIGTERM too).
 final class ServedCollector: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
@@ -124,12 +125,8 @@ final class ServedCollector: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let handle = errors.fileHandleForReading
-        while !errorText.contains("\n") {
-            let data = handle.availableData
-            guard !data.isEmpty else { break }
-            errorText += String(decoding: data, as: UTF8.self)
-        }
+        // The line it prints when listening, or whatever it said before it exited; 20 s at most.
+        errorText = PipeReader.blockingRead(errors.fileHandleForReading.fileDescriptor, until: "\n", within: 20)
         guard let range = errorText.range(of: "listening on http://127.0.0.1:"),
             let end = errorText[range.upperBound...].firstIndex(of: "/"), let port = Int(errorText[range.upperBound..<end])
         else {
@@ -137,6 +134,11 @@ final class ServedCollector: @unchecked Sendable {
             throw ServedCollectorError(output: errorText)
         }
         self.port = port
+    }
+
+    /// Ends the child when a test stops early (a `try` threw before ``stop()``).
+    deinit {
+        if process.isRunning { process.terminate() }
     }
 
     /// Sends SIGTERM, waits for the exit (on a thread of its own) and returns the exit status and output.
