@@ -20,6 +20,6 @@ enum SecondsOption {
 enum OutboxWording {
     /// "1 result", "2 results".
     static func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
+        Plural.count(count, noun)
     }
 }

@@ -1,3 +1,4 @@
+import CoreJS
 import Foundation
 
 /// Seconds as the outbox takes them from callers, collectors and the command line: any
@@ -34,7 +35,7 @@ enum Seconds {
     }
 }
 
-/// "1 result", "2 results": a count with its noun, singular or plural.
+/// "1 result", "2 results": CoreJS's ``Plural/count(_:_:plural:)``, for this module's messages.
 func counted(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+    Plural.count(count, noun)
 }
