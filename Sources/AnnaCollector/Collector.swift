@@ -146,7 +146,7 @@ public final class Collector: Sendable {
         let bytes = Array(body.readableBytesView)
         if let maximum = failures.maximumBodyBytes, bytes.count > maximum {
             record(413)
-            printLine("request \(number): 413, a body of \(counted(bytes.count, "byte")) is over \(maximum)")
+            printLine("request \(number): 413, a body of \(Plural.count(bytes.count, "byte")) is over \(maximum)")
             return Response(status: .contentTooLarge, body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"too large\"}")))
         }
         let batch: [WireFormat.ReceivedMessage]
@@ -163,7 +163,8 @@ public final class Collector: Sendable {
                 $0.count = batch.count
                 $0.messageIds = ids
             }
-            printLine("request \(number): \(failures.rejectStatus), \(counted(batch.count, "result")) refused (\(bad.messageId) contains \(poison))")
+            printLine(
+                "request \(number): \(failures.rejectStatus), \(Plural.count(batch.count, "result")) refused (\(bad.messageId) contains \(poison))")
             return Response(
                 status: .init(code: failures.rejectStatus), headers: [.contentType: "application/json"],
                 body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"refused\",\"messageId\":\(JSONValue.string(bad.messageId).jsonText)}")))
@@ -174,7 +175,7 @@ public final class Collector: Sendable {
             $0.new = new
             $0.messageIds = ids
         }
-        printLine("batch \(number): \(counted(batch.count, "result")) (\(new) new, \(counted(batch.count - new, "duplicate"))) -> 200")
+        printLine("batch \(number): \(Plural.count(batch.count, "result")) (\(new) new, \(Plural.count(batch.count - new, "duplicate"))) -> 200")
         return Response(
             status: .ok, headers: [.contentType: "application/json"],
             body: .init(byteBuffer: ByteBuffer(string: "{\"accepted\":\(batch.count),\"new\":\(new)}")))

@@ -15,8 +15,3 @@ extension Collector {
             + "\(configuration.storePath) holds \(Plural.count(held, "result"))"
     }
 }
-
-/// `1 result`, `2 results`: CoreJS's ``Plural/count(_:_:plural:)``, for this module's messages.
-func counted(_ count: Int, _ noun: String) -> String {
-    Plural.count(count, noun)
-}

@@ -201,6 +201,8 @@ public struct OutboxSink: ResultSink {
     public let outbox: Outbox
     /// The session every result is appended under.
     public let session: String
+    /// The outbox: managers sharing one outbox drain it once at exit.
+    public var drainIdentity: ObjectIdentifier? { ObjectIdentifier(outbox) }
 
     /// Appends `result`; see ``Outbox/append(_:session:time:)``.
     public func append(_ result: AnalyticsResult, time: Double) throws {

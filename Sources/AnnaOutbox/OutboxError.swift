@@ -1,3 +1,5 @@
+import CoreJS
+
 /// What can go wrong with an ``Outbox`` or its uploader, each with what to do about it.
 public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A result's JSON is over the size limit; it was not kept.
@@ -47,17 +49,17 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
                 "outbox: a result of \(bytes) bytes\(task.map { " from task \($0)" } ?? "") is over the limit of \(limit) bytes and was not kept: return less from the task, or raise OutboxConfiguration.maximumResultBytes"
         case let .backpressure(dropped, limit):
             return
-                "outbox: \(counted(dropped, "result")) dropped because more than \(limit) bytes were waiting to be written: the disk is slower than the results arrive (counted under dropped.backpressure)"
+                "outbox: \(Plural.count(dropped, "result")) dropped because more than \(limit) bytes were waiting to be written: the disk is slower than the results arrive (counted under dropped.backpressure)"
         case let .closed(path):
             return "outbox \(path): closed, the result was not kept"
         case let .storage(path, message):
             return "outbox \(path): \(message)"
         case let .salvaged(path, damagedCopy, recovered, unreadable, detail):
             return
-                "outbox \(path): the file was damaged (\(detail)); \(counted(recovered, "result")) recovered, \(unreadable) unreadable; the damaged file is kept as \(damagedCopy)"
+                "outbox \(path): the file was damaged (\(detail)); \(Plural.count(recovered, "result")) recovered, \(unreadable) unreadable; the damaged file is kept as \(damagedCopy)"
         case let .unreadableRows(path, count):
             return
-                "outbox \(path): \(counted(count, "stored result")) failed the checksum or could not be decoded; set aside as dead letters (anna outbox dead \(path))"
+                "outbox \(path): \(Plural.count(count, "stored result")) failed the checksum or could not be decoded; set aside as dead letters (anna outbox dead \(path))"
         case let .refused(status, messageIds, body):
             return
                 "outbox: the server refused \(messageIds.count == 1 ? "result \(messageIds[0])" : "\(messageIds.count) results") with status \(status) (\(body.prefix(200))); set aside as a dead letter (anna outbox dead FILE --requeue sends it again)"
@@ -73,18 +75,18 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
             return "outbox: cannot reach \(url): \(reason); the results are kept and retried with back-off"
         case let .deadLetterCapReached(path, dropped, limit):
             return
-                "outbox \(path): the dead letters are at their cap of \(limit), so \(counted(dropped, "refused result")) could not be set aside and \(dropped == 1 ? "was" : "were") dropped (counted under dropped.deadLetterCap): look at them with anna outbox dead \(path), requeue or raise OutboxConfiguration.maximumDeadLetters"
+                "outbox \(path): the dead letters are at their cap of \(limit), so \(Plural.count(dropped, "refused result")) could not be set aside and \(dropped == 1 ? "was" : "were") dropped (counted under dropped.deadLetterCap): look at them with anna outbox dead \(path), requeue or raise OutboxConfiguration.maximumDeadLetters"
         case let .notAnOutbox(path, detail):
             return "\(path): not an outbox file (\(detail)); it was not changed: give the file anna run --outbox wrote"
         case let .writeFailed(path, count, message):
             return
-                "outbox \(path): \(counted(count, "result")) could not be written (\(message)) and \(count == 1 ? "is" : "are") lost, counted under dropped.writeFailed: free disk space or check the file's permissions"
+                "outbox \(path): \(Plural.count(count, "result")) could not be written (\(message)) and \(count == 1 ? "is" : "are") lost, counted under dropped.writeFailed: free disk space or check the file's permissions"
         case let .resultTooDeep(depth, limit, task):
             return
                 "outbox: a result nested \(depth) levels deep\(task.map { " from task \($0)" } ?? "") is over the limit of \(limit) levels and was not kept (a collector parses at most \(WireFormat.maximumDepth) levels per body): return a flatter value"
         case let .sessionReused(path, session, recorded):
             return
-                "outbox \(path): session '\(session)' already has \(counted(recorded, "result")) in this file from an earlier run (\(session)#0 to \(session)#\(recorded - 1), delivered or not): this run numbers its results from \(session)#0 again, repeating their message IDs, so a collector that drops duplicates keeps only this run's results from \(session)#\(recorded) on; give each run its own session (Outbox.newSession(), the default; anna run without --session) unless this is a replay of the same session"
+                "outbox \(path): session '\(session)' already has \(Plural.count(recorded, "result")) in this file from an earlier run (\(session)#0 to \(session)#\(recorded - 1), delivered or not): this run numbers its results from \(session)#0 again, repeating their message IDs, so a collector that drops duplicates keeps only this run's results from \(session)#\(recorded) on; give each run its own session (Outbox.newSession(), the default; anna run without --session) unless this is a replay of the same session"
         }
     }
 }

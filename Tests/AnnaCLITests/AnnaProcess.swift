@@ -3,17 +3,8 @@ import Foundation
 
 /// Runs the built `anna` binary and captures what it prints.
 struct AnnaProcess {
-    struct Output: Sendable {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        /// Whether a signal ended the process (a crash, or the stop after `timeout`).
-        var signalled = false
-        /// Whether the process ran past `timeout` and was stopped (by SIGTERM, which `anna` does not catch).
-        var timedOut = false
-        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-    }
+    /// What the child did: status, output, whether a signal or the timeout ended it.
+    typealias Output = ChildProcess.Output
 
     /// The binary next to the test bundle (`.build/<config>/anna`).
     static let executable = BuildProducts.executable("anna")
@@ -24,44 +15,7 @@ struct AnnaProcess {
     static func run(
         _ arguments: [String], input: String? = nil, environment: [String: String]? = nil, timeout: TimeInterval? = nil
     ) async throws -> Output {
-        try await onOwnThread { try runWaiting(arguments, input: input, environment: environment, timeout: timeout) }
-    }
-
-    private static func runWaiting(
-        _ arguments: [String], input: String?, environment: [String: String]?, timeout: TimeInterval?
-    ) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let stdout = Pipe()
-        let stderr = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        if let environment { process.environment = environment }
-        try process.run()
-        if let timeout {
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { if process.isRunning { process.terminate() } }
-        }
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        // Read both pipes fully before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        let signalled = process.terminationReason == .uncaughtSignal
-        return Output(
-            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self), signalled: signalled,
-            timedOut: signalled && timeout != nil && process.terminationStatus == SIGTERM)
+        try await ChildProcess.run(executable: executable, arguments: arguments, environment: environment, input: input, timeout: timeout)
     }
 }
 

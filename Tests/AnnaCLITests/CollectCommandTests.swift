@@ -90,17 +90,18 @@ struct CollectCommandTests {
         _ = try await collector.stop()
     }
 
-    @Test("beyond --max-connections a connection waits until one closes (here by the idle timeout), then is served")
+    @Test("beyond --max-connections a connection waits until one closes, then is served")
     func connectionCap() async throws {
         let folder = try TemporaryFolder()
-        let collector = try ServedCollector(["--store", folder.file("c.sqlite"), "--idle-timeout", "3", "--max-connections", "1"])
+        // An idle timeout far beyond the test: only the client's close frees the one connection.
+        let collector = try ServedCollector(["--store", folder.file("c.sqlite"), "--idle-timeout", "120", "--max-connections", "1"])
         let first = try RawConnection(port: collector.port)
         try first.send("POST /batch HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}")  // kept alive
         #expect(try await first.read(until: "}", within: 20).hasPrefix("HTTP/1.1 400"))
         let second = try RawConnection(port: collector.port)
         try second.send("POST /batch HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}")
         #expect(try await second.read(until: "}", within: 1).isEmpty)  // not accepted while the first is open
-        #expect(try await first.readUntilClosed(within: 20).closed)  // idle for 3 s after its answer
+        first.close()
         #expect(try await second.readUntilClosed(within: 20).text.hasPrefix("HTTP/1.1 400"))
         let stopped = try await collector.stop()
         let capLines = stopped.stderrLines.filter { $0.contains("the most served at once") }

@@ -67,18 +67,6 @@ struct InstallTests {
 
     /// Runs `executable` from the prefix's folder (not the build's), returning status and output.
     static func run(_ executable: String, _ arguments: [String]) throws -> AnnaProcess.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return AnnaProcess.Output(
-            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self))
+        try ChildProcess.runWaiting(executable: URL(fileURLWithPath: executable), arguments: arguments)
     }
 }

@@ -20,7 +20,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { fail("usage: append FILE | upload FILE URL BATCH | fill FILE BYTES COUNT") }
 if arguments[1] == "fill" {
-    guard arguments.count == 5, let bytes = UInt64(arguments[3]), let count = Int(arguments[4]) else {
+    guard arguments.count == 5, let bytes = UInt64(arguments[3]), Int(arguments[4]) != nil else {
         fail("usage: fill FILE BYTES COUNT")
     }
     signal(SIGXFSZ, SIG_IGN)  // a write past the limit fails with EFBIG instead of ending the process

@@ -87,16 +87,12 @@ struct ExitLoss: Sendable, Equatable {
     /// The line said on standard error, or `nil` when nothing was lost.
     var line: String? {
         var parts: [String] = []
-        if operations > 0 { parts.append(counted(operations, "operation") + " not handled (nor recorded)") }
-        if results > 0 { parts.append(counted(results, "result") + " not stored") }
-        if undelivered > 0 { parts.append(counted(undelivered, "result") + " not handed to the delegate") }
+        if operations > 0 { parts.append(Plural.count(operations, "operation") + " not handled (nor recorded)") }
+        if results > 0 { parts.append(Plural.count(results, "result") + " not stored") }
+        if undelivered > 0 { parts.append(Plural.count(undelivered, "result") + " not handed to the delegate") }
         guard !parts.isEmpty else { return nil }
         let seconds = ExitDrain.bound.components.seconds
         return "anna: the process ended before its analytics were saved: \(parts.joined(separator: ", ")) "
             + "(the drain at exit waits at most \(seconds) s); await manager.flush() before the process ends"
-    }
-
-    private func counted(_ count: Int, _ noun: String) -> String {
-        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

@@ -1,5 +1,6 @@
 import AnnaCollector
 import ArgumentParser
+import CoreJS
 import Foundation
 
 /// `anna collect`: a development collector for outbox uploads, with failure injection.

@@ -1,5 +1,6 @@
 import Anna
 import ArgumentParser
+import CoreJS
 import Foundation
 
 /// `anna init`: scaffolds an analytics module that `anna run` accepts at once.

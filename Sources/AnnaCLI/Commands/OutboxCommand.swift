@@ -98,7 +98,7 @@ struct OutboxCommand: ParsableCommand {
             let outcome = try runBlocking { await uploader.flush(timeoutSeconds: timeout) }
             let tally = uploader.tally
             var line =
-                "delivered \(OutboxWording.counted(tally.delivered, "result")) in \(OutboxWording.counted(tally.requests, "request")) (\(tally.retries) retried), \(tally.deadLettered) set aside"
+                "delivered \(Plural.count(tally.delivered, "result")) in \(Plural.count(tally.requests, "request")) (\(tally.retries) retried), \(tally.deadLettered) set aside"
             switch outcome {
             case .empty:
                 if tally.delivered == 0, waiting > 0 {
@@ -107,11 +107,11 @@ struct OutboxCommand: ParsableCommand {
                 }
                 printError(line)
             case let .timedOut(remaining):
-                line += "; \(OutboxWording.counted(remaining, "result")) still waiting in \(file) at --timeout"
+                line += "; \(Plural.count(remaining, "result")) still waiting in \(file) at --timeout"
                 printError(line)
                 throw ExitCodes.failure
             case let .stopped(remaining, _):
-                line += "; \(OutboxWording.counted(remaining, "result")) still waiting in \(file): the collector refuses their format"
+                line += "; \(Plural.count(remaining, "result")) still waiting in \(file): the collector refuses their format"
                 printError(line)
                 throw ExitCodes.failure
             }
@@ -131,7 +131,7 @@ struct OutboxCommand: ParsableCommand {
             if requeue {
                 let (requeued, kept) = try outbox.requeueDeadLetters()
                 printError(
-                    "requeued \(OutboxWording.counted(requeued, "result"))\(kept > 0 ? "; \(kept) unreadable \(kept == 1 ? "one stays" : "ones stay")" : "")"
+                    "requeued \(Plural.count(requeued, "result"))\(kept > 0 ? "; \(kept) unreadable \(kept == 1 ? "one stays" : "ones stay")" : "")"
                 )
                 return
             }

@@ -166,7 +166,7 @@ final class OutboxRun: Sendable {
         let appended = appended.withLock { $0 }
         if lost > 0 {
             printError(
-                "outbox \(path): \(OutboxWording.counted(lost, "result")) of session \(session) could not be written and \(lost == 1 ? "is" : "are") lost (the file holds what came before; see the error above): free disk space and run again with --session \(session), which repeats the same message IDs"
+                "outbox \(path): \(Plural.count(lost, "result")) of session \(session) could not be written and \(lost == 1 ? "is" : "are") lost (the file holds what came before; see the error above): free disk space and run again with --session \(session), which repeats the same message IDs"
             )
             throw ExitCodes.cannotCreate
         }
@@ -176,27 +176,27 @@ final class OutboxRun: Sendable {
         }
         let tally = uploader?.tally
         let delivered =
-            tally.map { "delivered \(OutboxWording.counted($0.delivered, "result")) in \(OutboxWording.counted($0.requests, "request"))" } ?? ""
+            tally.map { "delivered \(Plural.count($0.delivered, "result")) in \(Plural.count($0.requests, "request"))" } ?? ""
         switch outcome {
         case nil:
-            printError("outbox \(path): \(OutboxWording.counted(stats.pending, "result")) waiting (session \(session))")
+            printError("outbox \(path): \(Plural.count(stats.pending, "result")) waiting (session \(session))")
         case .empty?:
             if let tally, tally.delivered == 0, appended > 0 {
                 printError(
-                    "outbox \(path): nothing delivered: \(OutboxWording.counted(tally.deadLettered, "result")) set aside as refused (session \(session)): anna outbox dead \(path)"
+                    "outbox \(path): nothing delivered: \(Plural.count(tally.deadLettered, "result")) set aside as refused (session \(session)): anna outbox dead \(path)"
                 )
                 throw ExitCodes.failure
             }
             printError(
-                "outbox \(path): every result delivered (session \(session); \(OutboxWording.counted(stats.deadLetter, "dead letter")))")
+                "outbox \(path): every result delivered (session \(session); \(Plural.count(stats.deadLetter, "dead letter")))")
         case let .timedOut(remaining)?:
             printError(
-                "outbox \(path): \(OutboxWording.counted(remaining, "result")) not delivered within --drain-timeout \(drainTimeout) s (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL"
+                "outbox \(path): \(Plural.count(remaining, "result")) not delivered within --drain-timeout \(drainTimeout) s (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL"
             )
             throw ExitCodes.failure
         case let .stopped(remaining, _)?:
             printError(
-                "outbox \(path): \(OutboxWording.counted(remaining, "result")) not delivered: the collector refuses their format (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL once the URL is right"
+                "outbox \(path): \(Plural.count(remaining, "result")) not delivered: the collector refuses their format (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL once the URL is right"
             )
             throw ExitCodes.failure
         }

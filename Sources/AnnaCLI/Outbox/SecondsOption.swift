@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreJS
 
 /// The checks of the outbox's options that take seconds: a finite number in a range, so no
 /// clock overflows and NaN is named for what it is.
@@ -13,13 +14,5 @@ enum SecondsOption {
             throw ValidationError(
                 "\(name) must be a number of seconds \(positive ? "above 0" : "from 0") up to \(Int(maximum)) (a week), not \(value)")
         }
-    }
-}
-
-/// How the outbox's commands word counts.
-enum OutboxWording {
-    /// "1 result", "2 results".
-    static func counted(_ count: Int, _ noun: String) -> String {
-        Plural.count(count, noun)
     }
 }

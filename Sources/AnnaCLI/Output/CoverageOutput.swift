@@ -1,5 +1,6 @@
 import Anna
 import ArgumentParser
+import CoreJS
 import Foundation
 
 /// `--coverage`, `anna check --events`, and the note about tasks that never ran.

@@ -1,5 +1,6 @@
 import Anna
 import ArgumentParser
+import CoreJS
 
 /// `--require-coverage`, and the lines every replay prints about task files that were never
 /// loaded (``Coverage/loadWarnings``).

@@ -34,8 +34,3 @@ enum Seconds {
         return value == value.rounded() ? String(Int64(value)) : String(format: "%.3g", value)
     }
 }
-
-/// "1 result", "2 results": CoreJS's ``Plural/count(_:_:plural:)``, for this module's messages.
-func counted(_ count: Int, _ noun: String) -> String {
-    Plural.count(count, noun)
-}

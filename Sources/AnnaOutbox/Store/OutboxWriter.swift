@@ -106,7 +106,7 @@ final class OutboxWriter: Sendable {
                 .storage(
                     path: store.path,
                     message:
-                        "appending works again (the other Outbox let go of the file; \(counted(lockRecovered, "result")) refused before, counted under writeFailed)"
+                        "appending works again (the other Outbox let go of the file; \(Plural.count(lockRecovered, "result")) refused before, counted under writeFailed)"
                 ))
         }
         if schedule { queue.async { self.drain() } }
@@ -239,7 +239,7 @@ final class OutboxWriter: Sendable {
                         .storage(
                             path: store.path,
                             message:
-                                "writing failed (\(error)); \(counted(waiting, "result")) wait in memory and the write is retried: free disk space or check the file's permissions"
+                                "writing failed (\(error)); \(Plural.count(waiting, "result")) wait in memory and the write is retried: free disk space or check the file's permissions"
                         ))
                 }
                 if state.withLock({ $0.closed }) {
