@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-browser test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline install clean
+.PHONY: setup build run test test-times test-browser test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -34,20 +34,34 @@ run: build
 	@echo "== anna trace: checking the session against $(DEMO)/session.trace.json =="
 	$(SWIFT) run --skip-build anna trace --events $(DEMO)/session.ndjson --module $(DEMO)/module --expect $(DEMO)/session.trace.json
 
-## Every test, after the lint (so CI checks the formatting too); then, on their own, the two that
-## build apart (ANNA_TEST_INSTALL=1: `make install`'s release build and the README's package as a
-## consumer, each a minute or two once cached; beside the other tests their compilers starved the
-## time-limited ones on 2 cores); then the browser tests.
+## Every test, after the lint (so CI checks the formatting too), each step timed into
+## $(TEST_RESULTS)/phases.tsv and each test's time into its xUnit files (`make test-times` prints
+## the slowest): the debug build and `swift test`; then the one release build of `anna`
+## (`make release`), which the install test, the README's package as a consumer (both
+## ANNA_TEST_INSTALL=1, on their own: beside the other tests their builds starved the
+## time-limited ones on 2 cores) and the browser tests use.
+TEST_RESULTS := .build/test-results
+TIMED        := .ci/timed $(TEST_RESULTS)/phases.tsv
 test: setup lint
-	$(SWIFT) test
-	ANNA_TEST_INSTALL=1 $(SWIFT) test --skip-build --filter 'InstallTests|ConsumerPackageTests'
-	$(MAKE) test-browser
+	@rm -rf $(TEST_RESULTS) && mkdir -p $(TEST_RESULTS)
+	$(TIMED) "debug build" $(SWIFT) build --build-tests
+	$(TIMED) "swift test" $(SWIFT) test --skip-build --xunit-output $(TEST_RESULTS)/tests.xml
+	$(TIMED) "release build" $(MAKE) --no-print-directory release
+	$(TIMED) "install and consumer tests" env ANNA_TEST_INSTALL=1 \
+	  $(SWIFT) test --skip-build --filter 'InstallTests|ConsumerPackageTests' --xunit-output $(TEST_RESULTS)/install.xml
+	$(TIMED) "browser tests" $(MAKE) --no-print-directory test-browser ANNA_BIN=$(CURDIR)/.build/release/anna
+	@.ci/test-times 15
+
+## The 15 slowest suites of the last `make test`, and how long each of its steps took.
+test-times:
+	@.ci/test-times 15
 
 BROWSER_APT_PACKAGES := chromium chromium-driver python3-venv
 BROWSER_VENV := .build/browser-venv
 
 ## The inspector page and the session report in headless Chromium (Debian's), driven by Selenium
 ## (from PyPI, in a venv under .build); installs what is missing. Screenshots: .build/browser/.
+## ANNA_BIN=PATH tests that `anna` (`make test` passes the release one) instead of a debug build.
 test-browser: setup
 	@missing=""; for package in $(BROWSER_APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
@@ -58,8 +72,8 @@ test-browser: setup
 	fi
 	@[ -x $(BROWSER_VENV)/bin/python ] || python3 -m venv $(BROWSER_VENV)
 	@$(BROWSER_VENV)/bin/python -c 'import selenium' 2>/dev/null || $(BROWSER_VENV)/bin/pip install --quiet 'selenium>=4.20'
-	$(SWIFT) build --product anna
-	ANNA="$$($(SWIFT) build --show-bin-path)/anna" $(BROWSER_VENV)/bin/python tests/browser/test_inspector.py
+	@[ -n "$(ANNA_BIN)" ] || $(SWIFT) build --product anna
+	ANNA="$${ANNA_BIN:-$$($(SWIFT) build --show-bin-path)/anna}" $(BROWSER_VENV)/bin/python tests/browser/test_inspector.py
 
 ## The outbox's kill and corruption tests alone (they also run in `make test`): children
 ## SIGKILLed ANNA_KILL_ROUNDS times while appending and while uploading, ANNA_CORRUPTION_FILES
@@ -121,18 +135,24 @@ bench-baseline: bench-build
 	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
 
 PREFIX ?= /usr/local
-## Extra flags of the release build, e.g. `--scratch-path DIR` (the install test builds apart
-## from the `swift test` that runs it, which holds .build).
-INSTALL_BUILD_FLAGS ?=
 ## The resource bundles `anna` reads at run time (the JavaScript core; CoreJS's bootstrap; the inspector's page).
 ANNA_BUNDLES := Anna_Anna.resources Anna_CoreJS.resources Anna_AnnaInspector.resources
 
-## Builds the release `anna` (Swift's runtime linked in) and installs it to PREFIX/bin with the
-## resource bundles SwiftPM looks for beside the binary: `make install PREFIX=~/.local`; and the
-## shell completions (bash, zsh, fish) under PREFIX/share, where those shells look.
-install: setup
-	$(SWIFT) build -c release --product anna --static-swift-stdlib $(INSTALL_BUILD_FLAGS)
-	@bin="$$($(SWIFT) build -c release --show-bin-path $(INSTALL_BUILD_FLAGS))"; \
+## The release `anna` with Swift's runtime linked in: what `make install` installs.
+release: setup
+	$(SWIFT) build -c release --product anna --static-swift-stdlib
+
+## Builds the release `anna` and installs it to PREFIX/bin with the resource bundles SwiftPM
+## looks for beside the binary (`make install PREFIX=~/.local`), and the shell completions
+## (bash, zsh, fish) under PREFIX/share, where those shells look.
+install: release install-files
+
+## The installing half of `make install`, from the release build already made (`make release`)
+## in RELEASE_BIN (default: where SwiftPM puts it).
+RELEASE_BIN ?= $(shell $(SWIFT) build -c release --show-bin-path)
+install-files:
+	@bin="$(RELEASE_BIN)"; \
+	[ -x "$$bin/anna" ] || { echo "no release build of anna in $$bin: run make release (or make install) first" >&2; exit 1; }; \
 	install -d "$(DESTDIR)$(PREFIX)/bin" && install -m 755 "$$bin/anna" "$(DESTDIR)$(PREFIX)/bin/anna" && \
 	for bundle in $(ANNA_BUNDLES); do \
 	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$bundle" && cp -R "$$bin/$$bundle" "$(DESTDIR)$(PREFIX)/bin/$$bundle" || exit 1; \

@@ -2,10 +2,10 @@ import AnnaTestSupport
 import Foundation
 import Testing
 
-/// `make install` into a temporary PREFIX. It builds the release binary apart (about a minute
-/// cold), so it runs when `ANNA_TEST_INSTALL=1` is set, as `make test` does:
-/// `ANNA_TEST_INSTALL=1 swift test --filter InstallTests`.
-@Suite("make install", .timeLimit(.minutes(20)))
+/// `make install` into a temporary PREFIX, from the release build `make release` made (`make
+/// test` makes it once, before this test and the browser tests that use it too). It runs when
+/// `ANNA_TEST_INSTALL=1` is set: `make release && ANNA_TEST_INSTALL=1 swift test --filter InstallTests`.
+@Suite("make install", .timeLimit(.minutes(2)))
 struct InstallTests {
     /// The repository: three levels above this file (`Tests/AnnaCLITests/InstallTests.swift`).
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -18,11 +18,10 @@ struct InstallTests {
         let prefix = try TemporaryFolder()
         let make = Process()
         make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // `swift test` holds .build: the release build goes to a scratch folder of its own,
-        // kept between runs so that a second run is quick.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("anna-install-test-build").path
+        // `make install` is `make release` (done before: `swift test` holds .build) and this.
         make.arguments = [
-            "make", "-C", Self.repository.path, "install", "PREFIX=\(prefix.path)", "INSTALL_BUILD_FLAGS=--scratch-path \(scratch)",
+            "make", "-C", Self.repository.path, "install-files", "PREFIX=\(prefix.path)",
+            "RELEASE_BIN=\(Self.repository.appendingPathComponent(".build/release").path)",
         ]
         make.standardOutput = FileHandle.nullDevice
         let status = try await onOwnThread {
