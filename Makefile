@@ -50,11 +50,16 @@ test: setup lint
 	$(TIMED) "install and consumer tests" env ANNA_TEST_INSTALL=1 \
 	  $(SWIFT) test --skip-build --filter 'InstallTests|ConsumerPackageTests' --xunit-output $(TEST_RESULTS)/install.xml
 	$(TIMED) "browser tests" $(MAKE) --no-print-directory test-browser ANNA_BIN=$(CURDIR)/.build/release/anna
-	@.ci/test-times 15
+	@.ci/test-times 0
 
-## The 15 slowest suites of the last `make test`, and how long each of its steps took.
-test-times:
-	@.ci/test-times 15
+## The 15 slowest suites, timed one test at a time (`--no-parallel`: in the parallel run of
+## `make test` a test's time includes its wait for a thread), and the steps of the last `make test`.
+test-times: setup
+	@mkdir -p $(TEST_RESULTS)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --no-parallel --xunit-output $(TEST_RESULTS)/serial.xml > $(TEST_RESULTS)/serial.log 2>&1 \
+	  || { tail -40 $(TEST_RESULTS)/serial.log; exit 1; }
+	@.ci/test-times 15 $(TEST_RESULTS)/serial*.xml
 
 BROWSER_APT_PACKAGES := chromium chromium-driver python3-venv
 BROWSER_VENV := .build/browser-venv
