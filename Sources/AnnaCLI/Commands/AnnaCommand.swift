@@ -31,8 +31,20 @@ public struct AnnaCommand: ParsableCommand {
     public init() {}
 
     /// Runs `anna` with the process's arguments (after ``normalized(_:)``), then exits.
+    ///
+    /// The one place a failure is said: a ``CommandFailure`` writes its lines on standard
+    /// error and exits with its code; any other error (bad arguments, `--help`) is the
+    /// argument parser's to report.
     public static func runFromCommandLine() -> Never {
-        main(normalized(Array(CommandLine.arguments.dropFirst())))
+        do {
+            var command = try parseAsRoot(normalized(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch let failure as CommandFailure {
+            for line in failure.lines { printError(line) }
+            exit(withError: failure.exitCode)
+        } catch {
+            exit(withError: error)
+        }
         exit(withError: nil)
     }
 

@@ -67,7 +67,7 @@ struct ModuleOptions: ParsableArguments {
         allowRead.map { URL(fileURLWithPath: $0).standardizedFileURL }
     }
 
-    /// The engine configuration; exits with 66 when the folder is missing or is the other
+    /// The engine configuration; fails with 66 (a ``CommandFailure``) when the folder is missing or is the other
     /// kind of folder (a module given to `--tasks`, a task folder given to `--module`).
     func engineConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
         var configuration = try baseConfiguration(console: console)
@@ -84,51 +84,48 @@ struct ModuleOptions: ParsableArguments {
         }
         let files = LocalFileAccess()
         guard files.fileExists(atPath: folder.path) else {
-            printError("anna: no such module: \(folder.path)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: no such module: \(folder.path)", exitCode: ExitCodes.noInput)
         }
         if files.isDirectory(atPath: folder.path), !files.fileExists(atPath: folder.path + "/index.js"),
             !files.fileExists(atPath: folder.path + "/package.json")
         {
-            printError(
+            throw CommandFailure(
                 "anna: \(folder.path) is not an analytics module: it has no index.js (a module's index.js exports "
-                    + "require('anna').configured({ task: __dirname + '/task' })); use --tasks \(folder.path) to run a task folder")
-            throw ExitCodes.noInput
+                    + "require('anna').configured({ task: __dirname + '/task' })); use --tasks \(folder.path) to run a task folder",
+                exitCode: ExitCodes.noInput)
         }
         return .init(
             moduleURL: folder, debug: debug, additionalAllowedRoots: allowedRoots, executionTimeLimit: timeLimit, console: console)
     }
 
     /// The task folder: the `--tasks` folder, or `task` in the `--module` folder (the layout
-    /// of analytics modules); exits with 66 when it is missing or not a folder, or when a
+    /// of analytics modules); fails with 66 when it is missing or not a folder, or when a
     /// `--tasks` folder is a module folder.
     func taskFolder() throws -> URL {
         let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
         try Self.requireTaskFolder(tasks.path)
         let files = LocalFileAccess()
         if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js"), files.isDirectory(atPath: tasks.path + "/task") {
-            printError(
+            throw CommandFailure(
                 "anna: \(tasks.path) is an analytics module (index.js and task/), not a task folder; "
-                    + "use --module \(tasks.path), or --tasks \(tasks.path)/task")
-            throw ExitCodes.noInput
+                    + "use --module \(tasks.path), or --tasks \(tasks.path)/task",
+                exitCode: ExitCodes.noInput)
         }
         return tasks
     }
 
-    /// Exits with 66 when `path` is missing or not a folder.
+    /// Fails with 66 when `path` is missing or not a folder.
     static func requireTaskFolder(_ path: String) throws {
         let files = LocalFileAccess()
         guard files.fileExists(atPath: path) else {
-            printError("anna: no such task folder: \(path)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: no such task folder: \(path)", exitCode: ExitCodes.noInput)
         }
         guard files.isDirectory(atPath: path) else {
-            printError("anna: not a folder: \(path)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: not a folder: \(path)", exitCode: ExitCodes.noInput)
         }
     }
 
-    /// Loads the engine; exits with 66 naming the module when it cannot be loaded, with a
+    /// Loads the engine; fails with 66 naming the module when it cannot be loaded, with a
     /// hint when the cause is a common mistake (a file outside the readable folders, a task
     /// folder given as a module).
     func loadEngine(
@@ -156,13 +153,10 @@ struct ModuleOptions: ParsableArguments {
         do {
             return try make(configuration)
         } catch let error as AnalyticsError {
-            printError("anna: \(error)")
-            if let hint = hint(for: error) { printError("anna: \(hint)") }
-            throw ExitCodes.noInput
+            throw CommandFailure(lines: ["anna: \(error)"] + (hint(for: error).map { ["anna: \($0)"] } ?? []), exitCode: ExitCodes.noInput)
         } catch {
             // The runtime itself did not start (its bootstrap ran past --time-limit, say).
-            printError("anna: cannot load analytics module \(folder.path): \(error)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: cannot load analytics module \(folder.path): \(error)", exitCode: ExitCodes.noInput)
         }
     }
 

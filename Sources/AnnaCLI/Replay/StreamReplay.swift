@@ -237,7 +237,8 @@ struct StreamReplay {
     }
 
     /// Prints what was skipped, then `notes` (each as `anna: note`), then what failed, if
-    /// anything (last, as the bottom line); turns a stop into exit 65 and, with `strict`, a core error into exit 1.
+    /// anything (last, as the bottom line); turns a stop into exit 65 and, with `strict`, a core error into exit 1
+    /// (a ``CommandFailure`` that says nothing more).
     /// `strict`: errors fail the run (exit 1); `nil` for a command that fails on errors anyway
     /// and has no `--strict` (`check --events`).
     static func finish(_ summary: Summary, strict: Bool?, notes: [String] = []) throws {
@@ -255,7 +256,7 @@ struct StreamReplay {
             case nil: printError("anna: \(summary.errors.description)")
             }
         }
-        if summary.stopped { throw ExitCodes.malformedStream }
-        if strict == true && summary.errors.total > 0 { throw ExitCodes.failure }
+        if summary.stopped { throw CommandFailure(exitCode: ExitCodes.malformedStream) }
+        if strict == true && summary.errors.total > 0 { throw CommandFailure(exitCode: ExitCodes.failure) }
     }
 }
