@@ -52,14 +52,11 @@ test: setup lint
 	$(TIMED) "browser tests" $(MAKE) --no-print-directory test-browser ANNA_BIN=$(CURDIR)/.build/release/anna
 	@.ci/test-times 0
 
-## The 15 slowest suites, timed one test at a time (`--no-parallel`: in the parallel run of
-## `make test` a test's time includes its wait for a thread), and the steps of the last `make test`.
+## How long the tests take: the steps of the last `make test`, then the 15 slowest suites,
+## each run on its own (in the parallel run a test's time includes its wait for a thread).
 test-times: setup
-	@mkdir -p $(TEST_RESULTS)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel --xunit-output $(TEST_RESULTS)/serial.xml > $(TEST_RESULTS)/serial.log 2>&1 \
-	  || { tail -40 $(TEST_RESULTS)/serial.log; exit 1; }
-	@.ci/test-times 15 $(TEST_RESULTS)/serial*.xml
+	@.ci/test-times --measure 15
 
 BROWSER_APT_PACKAGES := chromium chromium-driver python3-venv
 BROWSER_VENV := .build/browser-venv
