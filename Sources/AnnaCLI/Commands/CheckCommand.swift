@@ -79,7 +79,7 @@ struct CheckCommand: ParsableCommand {
         }
         printOutput(
             "\(Plural.count(files.count, "file")), \(Plural.count(patternCount, "pattern")), \(Plural.count(problemCount, "problem"))")
-        if problemCount > 0 || !covered { throw ExitCodes.failure }
+        if problemCount > 0 || !covered { throw CommandFailure(exitCode: ExitCodes.failure) }
     }
 
     /// `FILE:LINE: Name: message` for an error located in a file, else `anna: error` (an

@@ -69,7 +69,7 @@ struct CollectCommand: ParsableCommand {
 
     func run() throws {
         if let list { return try Self.list(list) }
-        guard let port, let store else { throw ExitCodes.usage }  // validate() made sure
+        guard let port, let store else { throw CommandFailure(exitCode: ExitCodes.usage) }  // validate() made sure
         var configuration = CollectorConfiguration(storePath: store, port: port)
         configuration.host = host
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
@@ -90,8 +90,7 @@ struct CollectCommand: ParsableCommand {
         do {
             collector = try Collector(configuration: configuration) { printOutput($0) }
         } catch {
-            printError("\(store): \(error)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("\(store): \(error)", exitCode: ExitCodes.cannotCreate)
         }
         let host = host
         try runBlocking {
@@ -110,14 +109,12 @@ struct CollectCommand: ParsableCommand {
     /// Prints the results the store at `path` holds, one JSON object per line.
     static func list(_ path: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            printError("anna collect: no such store: \(path)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna collect: no such store: \(path)", exitCode: ExitCodes.noInput)
         }
         do {
             try CollectorStore(readingAt: path).forEachLine { printOutput($0) }
         } catch {
-            printError("anna collect: \(error)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna collect: \(error)", exitCode: ExitCodes.noInput)
         }
     }
 }

@@ -48,27 +48,24 @@ struct InitCommand: ParsableCommand {
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: directory, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
-                printError("anna: \(directory) is a file; anna init needs a new or empty folder")
-                throw ExitCodes.cannotCreate
+                throw CommandFailure("anna: \(directory) is a file; anna init needs a new or empty folder", exitCode: ExitCodes.cannotCreate)
             }
             let contents: [String]
             do {
                 contents = try files.contentsOfDirectory(atPath: directory)
             } catch {
-                printError("anna: cannot read \(directory): \(error.localizedDescription)")
-                throw ExitCodes.cannotCreate
+                throw CommandFailure("anna: cannot read \(directory): \(error.localizedDescription)", exitCode: ExitCodes.cannotCreate)
             }
             guard contents.isEmpty else {
-                printError(
+                throw CommandFailure(
                     "anna: \(directory) is not empty (\(Plural.count(contents.count, "entry", plural: "entries"))); "
-                        + "anna init needs a new or empty folder")
-                throw ExitCodes.cannotCreate
+                        + "anna init needs a new or empty folder", exitCode: ExitCodes.cannotCreate)
             }
         }
         let session = sessionPath
         guard !files.fileExists(atPath: session) else {
-            printError("anna: \(session) exists; anna init never replaces a file (move it, or choose another folder name)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure(
+                "anna: \(session) exists; anna init never replaces a file (move it, or choose another folder name)", exitCode: ExitCodes.cannotCreate)
         }
         var written = ModuleScaffold.files.map { (path: "\(directory)/\($0.name)", text: $0.text) }
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
@@ -86,8 +83,7 @@ struct InitCommand: ParsableCommand {
                 try Data(text.utf8).write(to: url, options: .withoutOverwriting)
             } catch {
                 let reason = files.fileExists(atPath: path) ? "it exists, and anna init never replaces a file" : error.localizedDescription
-                printError("anna: cannot write \(path): \(reason)")
-                throw ExitCodes.cannotCreate
+                throw CommandFailure("anna: cannot write \(path): \(reason)", exitCode: ExitCodes.cannotCreate)
             }
             printOutput("created \(path)" + (path == session ? " (a sample session, beside the module: apps bundle the module folder)" : ""))
         }

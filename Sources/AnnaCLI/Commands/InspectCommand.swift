@@ -65,8 +65,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let source: StreamSource = events == "-" ? .standardInput : .file(path: events, follow: !noFollow)
         if case let .file(path, _) = source, !FileManager.default.fileExists(atPath: path) {
-            printError("anna: no such event stream: \(path)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: no such event stream: \(path)", exitCode: ExitCodes.noInput)
         }
         var configuration = InspectorConfiguration(host: host, port: port, token: token)
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))

@@ -21,8 +21,7 @@ struct OutboxCommand: ParsableCommand {
     /// whole outbox; a damaged one is salvaged as any open would.
     static func open(_ path: String, readOnly: Bool = false) throws -> Outbox {
         guard FileManager.default.fileExists(atPath: path) else {
-            printError("\(path): no such outbox file")
-            throw ExitCodes.noInput
+            throw CommandFailure("\(path): no such outbox file", exitCode: ExitCodes.noInput)
         }
         var configuration = OutboxConfiguration()
         configuration.readOnly = readOnly
@@ -34,8 +33,7 @@ struct OutboxCommand: ParsableCommand {
                 return try Outbox(path: path) { printError("\($0)") }
             }
         } catch {
-            printError("\(error)")
-            throw ExitCodes.noInput
+            throw CommandFailure("\(error)", exitCode: ExitCodes.noInput)
         }
     }
 
@@ -90,8 +88,7 @@ struct OutboxCommand: ParsableCommand {
             do {
                 uploader = try OutboxUploader(outbox: outbox, configuration: delivery.configuration(url: deliver))
             } catch {
-                printError("\(error)")
-                throw ExitCodes.usage
+                throw CommandFailure("\(error)", exitCode: ExitCodes.usage)
             }
             let waiting = try outbox.stats().pending
             let timeout = timeout
@@ -102,18 +99,16 @@ struct OutboxCommand: ParsableCommand {
             switch outcome {
             case .empty:
                 if tally.delivered == 0, waiting > 0 {
-                    printError(line + "; nothing was delivered: every result was refused (anna outbox dead \(file))")
-                    throw ExitCodes.failure
+                    throw CommandFailure(
+                        line + "; nothing was delivered: every result was refused (anna outbox dead \(file))", exitCode: ExitCodes.failure)
                 }
                 printError(line)
             case let .timedOut(remaining):
                 line += "; \(Plural.count(remaining, "result")) still waiting in \(file) at --timeout"
-                printError(line)
-                throw ExitCodes.failure
+                throw CommandFailure(line, exitCode: ExitCodes.failure)
             case let .stopped(remaining, _):
                 line += "; \(Plural.count(remaining, "result")) still waiting in \(file): the collector refuses their format"
-                printError(line)
-                throw ExitCodes.failure
+                throw CommandFailure(line, exitCode: ExitCodes.failure)
             }
         }
     }

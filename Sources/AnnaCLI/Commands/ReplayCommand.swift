@@ -179,11 +179,12 @@ struct ReplayCommand: ParsableCommand {
         do {
             all = try SessionList.collect(arguments: sessions, manifest: manifest)
         } catch let error as SessionListError {
-            printError("anna: \(error)")
-            switch error {
-            case .nameClash, .unusableName: throw ExitCodes.usage
-            case .missing, .unreadable: throw ExitCodes.noInput
-            }
+            let exitCode =
+                switch error {
+                case .nameClash, .unusableName: ExitCodes.usage
+                case .missing, .unreadable: ExitCodes.noInput
+                }
+            throw CommandFailure("anna: \(error)", exitCode: exitCode)
         }
         let listed = all.count
         let everySession = all
@@ -193,8 +194,7 @@ struct ReplayCommand: ParsableCommand {
         // Before anything is created or truncated: no output may be a session.
         let outputs = OutputClash.outputs(folder: out, sessions: all, journal: journalPath, summary: summaryJSON, console: consolePath)
         if let clash = OutputClash.first(among: outputs, sessions: everySession) {
-            printError("anna: \(clash)")
-            throw ExitCodes.usage
+            throw CommandFailure("anna: \(clash)", exitCode: ExitCodes.usage)
         }
         if let out { try Self.makeFolder(out) }
         var previous: [String: SessionRecord] = [:]
@@ -204,16 +204,14 @@ struct ReplayCommand: ParsableCommand {
                 previous = records
                 if let note { printError("anna: \(note)") }
             } catch {
-                printError("anna: \(error)")
-                throw ExitCodes.noInput
+                throw CommandFailure("anna: \(error)", exitCode: ExitCodes.noInput)
             }
         }
         let openedJournal: ReplayJournal?
         do {
             openedJournal = try journalPath.map { try ReplayJournal(path: $0, truncating: !resume, sync: sync) }
         } catch {
-            printError("anna: \(error)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: \(error)", exitCode: ExitCodes.cannotCreate)
         }
 
         var settled: [SessionRecord] = []
@@ -264,8 +262,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             records = try replay.run()
         } catch {
-            printError("anna: \(error); stopping (--resume goes on from the last session recorded)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: \(error); stopping (--resume goes on from the last session recorded)", exitCode: ExitCodes.cannotCreate)
         }
         var summary = ReplaySummary(
             listed: listed, shard: chosenShard, records: settled + records, seconds: (ContinuousClock.now - started).seconds,
@@ -276,11 +273,11 @@ struct ReplayCommand: ParsableCommand {
             do {
                 try (summary.json.jsonText + "\n").write(toFile: summaryJSON, atomically: true, encoding: .utf8)
             } catch {
-                printError("anna: cannot write the summary to \(summaryJSON): \(error.localizedDescription)")
-                throw ExitCodes.cannotCreate
+                throw CommandFailure(
+                    "anna: cannot write the summary to \(summaryJSON): \(error.localizedDescription)", exitCode: ExitCodes.cannotCreate)
             }
         }
-        if !summary.succeeded { throw ExitCodes.failure }
+        if !summary.succeeded { throw CommandFailure(exitCode: ExitCodes.failure) }
     }
 
     /// Prints the load warnings of the sessions replayed, and with `--require-coverage` each
@@ -300,12 +297,14 @@ struct ReplayCommand: ParsableCommand {
         if let shard { return Shard(shard) }
         guard let count = shardFromEnvironment else { return nil }
         guard let text = ProcessInfo.processInfo.environment[Shard.environmentVariable] else {
-            printError("anna: --shard-from-env \(count): $\(Shard.environmentVariable) is not set (Kubernetes sets it in Indexed Jobs)")
-            throw ExitCodes.usage
+            throw CommandFailure(
+                "anna: --shard-from-env \(count): $\(Shard.environmentVariable) is not set (Kubernetes sets it in Indexed Jobs)",
+                exitCode: ExitCodes.usage)
         }
         guard let index = Int(text), let shard = Shard(index: index, count: count) else {
-            printError("anna: --shard-from-env \(count): $\(Shard.environmentVariable) is '\(text)', not a number from 0 to \(count - 1)")
-            throw ExitCodes.usage
+            throw CommandFailure(
+                "anna: --shard-from-env \(count): $\(Shard.environmentVariable) is '\(text)', not a number from 0 to \(count - 1)",
+                exitCode: ExitCodes.usage)
         }
         return shard
     }
@@ -328,8 +327,7 @@ struct ReplayCommand: ParsableCommand {
         guard FileManager.default.createFile(atPath: consolePath, contents: nil),
             let handle = FileHandle(forWritingAtPath: consolePath)
         else {
-            printError("anna: cannot write console output to \(consolePath)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: cannot write console output to \(consolePath)", exitCode: ExitCodes.cannotCreate)
         }
         return MessageWriter(sink: FileHandleOutputSink(handle))
     }
@@ -338,8 +336,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {
-            printError("anna: cannot create the output folder \(path): \(error.localizedDescription)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: cannot create the output folder \(path): \(error.localizedDescription)", exitCode: ExitCodes.cannotCreate)
         }
     }
 }

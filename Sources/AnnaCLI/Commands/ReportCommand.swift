@@ -32,8 +32,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: events) else {
-            printError("anna: no such event stream: \(events)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: no such event stream: \(events)", exitCode: ExitCodes.noInput)
         }
         let traces = try expect.map(Trace.loadFile)
         let console = Console(output: FileHandleOutputSink.standardError)
@@ -55,13 +54,12 @@ struct ReportCommand: ParsableCommand {
         do {
             try html.write(toFile: output, atomically: true, encoding: .utf8)
         } catch {
-            printError("anna: cannot write \(output): \(error.localizedDescription)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: cannot write \(output): \(error.localizedDescription)", exitCode: ExitCodes.cannotCreate)
         }
         printError("anna report: wrote \(output) (\(Plural.count(session.lineCount, "line")))")
         if let check {
             printOutput(check.text(verbose: verbose))
-            if !check.passed { throw ExitCodes.failure }
+            if !check.passed { throw CommandFailure(exitCode: ExitCodes.failure) }
         }
     }
 

@@ -58,10 +58,16 @@ struct RunCommand: ParsableCommand {
         let outboxRun = try outbox.start()
         let (engine, summary) = try StreamReplay.replay(
             stream, through: module, watchTasks: watch, writingTo: writer, alsoTo: outboxRun.map { run in run.append })
-        // The outbox's failure (said by finish()) decides the exit status, after the stream's
-        // summary and coverage notes were printed as in any run.
+        // The outbox's failure is said here, in its place, and decides the exit status after
+        // the stream's summary and coverage notes were printed as in any run.
         var outboxFailure: (any Error)?
-        do { try outboxRun?.finish() } catch { outboxFailure = error }
+        do {
+            try outboxRun?.finish()
+        } catch let failure as CommandFailure {
+            outboxFailure = failure.saidNow()
+        } catch {
+            outboxFailure = error
+        }
         var notes: [String] = []
         if coverage || coverageFile != nil {
             try CoverageOutput.write(engine: engine, to: coverageFile)
@@ -74,6 +80,6 @@ struct RunCommand: ParsableCommand {
             throw outboxFailure ?? error
         }
         if let outboxFailure { throw outboxFailure }
-        if !covered { throw ExitCodes.failure }
+        if !covered { throw CommandFailure(exitCode: ExitCodes.failure) }
     }
 }

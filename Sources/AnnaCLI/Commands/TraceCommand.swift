@@ -55,14 +55,13 @@ struct TraceCommand: ParsableCommand {
             do {
                 try report.junitXML(suiteName: expect).write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                printError("anna: cannot write \(junit): \(error.localizedDescription)")
-                throw ExitCodes.cannotCreate
+                throw CommandFailure("anna: cannot write \(junit): \(error.localizedDescription)", exitCode: ExitCodes.cannotCreate)
             }
         }
         let covered = coverageRequirement.report(
             CoverageOutput.read(from: engine, reportingFailure: false), stopped: summary.stopped)
         try StreamReplay.finish(summary, strict: stream.strict)
-        if !report.passed || !covered { throw ExitCodes.failure }
+        if !report.passed || !covered { throw CommandFailure(exitCode: ExitCodes.failure) }
     }
 
     /// What `anna run --meta` prints for `result`.

@@ -96,10 +96,13 @@ final class OutboxRun: Sendable {
             self.outbox = outbox
             uploader = try upload.map { try OutboxUploader(outbox: outbox, configuration: $0) }
         } catch let error as OutboxError {
-            printError("\(error)")
-            if case .notAnOutbox = error { throw ExitCodes.noInput }
-            if case .invalidURL = error { throw ExitCodes.usage }
-            throw ExitCodes.cannotCreate
+            let exitCode =
+                switch error {
+                case .notAnOutbox: ExitCodes.noInput
+                case .invalidURL: ExitCodes.usage
+                default: ExitCodes.cannotCreate
+                }
+            throw CommandFailure("\(error)", exitCode: exitCode)
         }
         self.session = session
         self.drainTimeout = drainTimeout
@@ -165,14 +168,13 @@ final class OutboxRun: Sendable {
         let lost = outbox.lostCount
         let appended = appended.withLock { $0 }
         if lost > 0 {
-            printError(
-                "outbox \(path): \(Plural.count(lost, "result")) of session \(session) could not be written and \(lost == 1 ? "is" : "are") lost (the file holds what came before; see the error above): free disk space and run again with --session \(session), which repeats the same message IDs"
-            )
-            throw ExitCodes.cannotCreate
+            throw CommandFailure(
+                "outbox \(path): \(Plural.count(lost, "result")) of session \(session) could not be written and \(lost == 1 ? "is" : "are") lost (the file holds what came before; see the error above): free disk space and run again with --session \(session), which repeats the same message IDs",
+                exitCode: ExitCodes.cannotCreate)
         }
         guard let stats else {
-            printError("outbox \(path): the file cannot be read back after the run (see above): anna outbox stats \(path)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure(
+                "outbox \(path): the file cannot be read back after the run (see above): anna outbox stats \(path)", exitCode: ExitCodes.cannotCreate)
         }
         let tally = uploader?.tally
         let delivered =
@@ -182,23 +184,20 @@ final class OutboxRun: Sendable {
             printError("outbox \(path): \(Plural.count(stats.pending, "result")) waiting (session \(session))")
         case .empty?:
             if let tally, tally.delivered == 0, appended > 0 {
-                printError(
-                    "outbox \(path): nothing delivered: \(Plural.count(tally.deadLettered, "result")) set aside as refused (session \(session)): anna outbox dead \(path)"
-                )
-                throw ExitCodes.failure
+                throw CommandFailure(
+                    "outbox \(path): nothing delivered: \(Plural.count(tally.deadLettered, "result")) set aside as refused (session \(session)): anna outbox dead \(path)",
+                    exitCode: ExitCodes.failure)
             }
             printError(
                 "outbox \(path): every result delivered (session \(session); \(Plural.count(stats.deadLetter, "dead letter")))")
         case let .timedOut(remaining)?:
-            printError(
-                "outbox \(path): \(Plural.count(remaining, "result")) not delivered within --drain-timeout \(drainTimeout) s (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL"
-            )
-            throw ExitCodes.failure
+            throw CommandFailure(
+                "outbox \(path): \(Plural.count(remaining, "result")) not delivered within --drain-timeout \(drainTimeout) s (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL",
+                exitCode: ExitCodes.failure)
         case let .stopped(remaining, _)?:
-            printError(
-                "outbox \(path): \(Plural.count(remaining, "result")) not delivered: the collector refuses their format (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL once the URL is right"
-            )
-            throw ExitCodes.failure
+            throw CommandFailure(
+                "outbox \(path): \(Plural.count(remaining, "result")) not delivered: the collector refuses their format (\(delivered)); they stay in the file: anna outbox flush \(path) --deliver URL once the URL is right",
+                exitCode: ExitCodes.failure)
         }
     }
 }

@@ -32,4 +32,11 @@ struct CommandFailure: Error {
     init(exitCode: ExitCode) {
         self.init(lines: [], exitCode: exitCode)
     }
+
+    /// Says the lines now, and returns the failure without them: for a command that goes on
+    /// to print its summary before it fails with this code (`anna run` with an outbox).
+    func saidNow() -> CommandFailure {
+        for line in lines { printError(line) }
+        return CommandFailure(exitCode: exitCode)
+    }
 }

@@ -29,8 +29,7 @@ enum CoverageOutput {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             try (encoder.encode(coverage) + Data("\n".utf8)).write(to: URL(fileURLWithPath: file))
         } catch {
-            printError("anna: cannot write the coverage to \(file): \(error.localizedDescription)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: cannot write the coverage to \(file): \(error.localizedDescription)", exitCode: ExitCodes.cannotCreate)
         }
     }
 

@@ -14,7 +14,7 @@ import CoreJS
 /// let coverage = CoverageOutput.read(from: engine, reportingFailure: false)
 /// let covered = coverageRequirement.report(coverage, stopped: summary.stopped)
 /// try StreamReplay.finish(summary, strict: stream.strict)
-/// if !covered { throw ExitCodes.failure }
+/// if !covered { throw CommandFailure(exitCode: ExitCodes.failure) }
 /// ```
 struct CoverageRequirement: ParsableArguments {
     @Flag(

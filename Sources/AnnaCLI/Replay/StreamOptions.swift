@@ -26,8 +26,7 @@ struct StreamOptions: ParsableArguments {
         guard FileManager.default.createFile(atPath: consolePath, contents: nil),
             let handle = FileHandle(forWritingAtPath: consolePath)
         else {
-            printError("anna: cannot write console output to \(consolePath)")
-            throw ExitCodes.cannotCreate
+            throw CommandFailure("anna: cannot write console output to \(consolePath)", exitCode: ExitCodes.cannotCreate)
         }
         return Console(output: FileHandleOutputSink(handle))
     }
@@ -35,8 +34,7 @@ struct StreamOptions: ParsableArguments {
     /// The opened stream; exits with 66 when it cannot be opened.
     func openStream() throws -> LineReader {
         guard let reader = LineReader(path: eventsPath) else {
-            printError("anna: no such event stream: \(eventsPath)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: no such event stream: \(eventsPath)", exitCode: ExitCodes.noInput)
         }
         return reader
     }

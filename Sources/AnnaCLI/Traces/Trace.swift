@@ -56,12 +56,10 @@ struct Trace {
     static func loadFile(_ path: String) throws -> [Trace] {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            printError("anna: cannot read the trace file \(path): \(error.localizedDescription)")
-            throw ExitCodes.noInput
+            throw CommandFailure("anna: cannot read the trace file \(path): \(error.localizedDescription)", exitCode: ExitCodes.noInput)
         }
         do { return try load(text, file: path) } catch {
-            printError(error.description)
-            throw error.isUsage ? ExitCodes.usage : ExitCodes.malformedStream
+            throw CommandFailure(error.description, exitCode: error.isUsage ? ExitCodes.usage : ExitCodes.malformedStream)
         }
     }
 
