@@ -201,7 +201,7 @@ final class CellLayout<Host: CellLayoutHost> {
         if let sectionName = host.analyticsNameFromDataSource(forSection: indexPath.section) {
             let section = viewAnalyzer.keyedSubAnalyzer(for: sectionName, index: indexPath.section)
             if sectionNodes.insert(SectionNode(section: indexPath.section, name: sectionName)).inserted {
-                section.record(VisibilityEvent.appeared)
+                section.record(StandardEvent.appeared)
             }
             section.setSubAnalyzer(cellAnalyzer, for: name, index: indexPath.row, at: [.index(indexPath.row)])
         } else {

@@ -125,7 +125,7 @@ open class View: ResponderObject {
         if visible {
             isVisible = true
             if let controller, controller.markVisible(true) { AppearanceTransaction.enqueue(controller, visible: true) }
-            analyzerSlot.record(VisibilityEvent.appeared)
+            analyzerSlot.record(StandardEvent.appeared)
             guard isVisible else { return }
             didBecomeVisible()
             for subview in subviews where subview.superview === self {
@@ -138,7 +138,7 @@ open class View: ResponderObject {
             }
             guard isVisible else { return }
             isVisible = false
-            analyzerSlot.record(VisibilityEvent.disappeared)
+            analyzerSlot.record(StandardEvent.disappeared)
             if let controller, controller.markVisible(false) { AppearanceTransaction.enqueue(controller, visible: false) }
         }
     }
@@ -146,12 +146,6 @@ open class View: ResponderObject {
     /// Called when the view has become visible, before its subviews are updated (a table
     /// lays out its rows here).
     func didBecomeVisible() {}
-}
-
-/// The names of the visibility events, as the JavaScript core expects them.
-enum VisibilityEvent {
-    static let appeared = "ana-appeared"
-    static let disappeared = "ana-disappeared"
 }
 
 /// The controllers whose visibility changed during one visibility update, told once the

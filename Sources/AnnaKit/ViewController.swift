@@ -170,7 +170,7 @@ open class ViewController: ResponderObject {
     /// Records `ana-appeared` or `ana-disappeared` (when the analyzer is enabled), then calls
     /// ``viewDidAppear()`` or ``viewDidDisappear()``, as the reference's hook does.
     func finishAppearance(_ visible: Bool) {
-        analyzerSlot.record(visible ? VisibilityEvent.appeared : VisibilityEvent.disappeared)
+        analyzerSlot.record(visible ? StandardEvent.appeared : StandardEvent.disappeared)
         if visible { viewDidAppear() } else { viewDidDisappear() }
     }
 }

@@ -250,7 +250,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Records `ana-updated` with `key-path` and (unless `nil`) `value`.
     public func update(_ value: (any JSONValueConvertible)?, for keyPath: String) {
-        record("ana-updated", .update(keyPath: keyPath, value: value?.jsonValue))
+        record(StandardEvent.updated, .update(keyPath: keyPath, value: value?.jsonValue))
     }
 
     private func record(_ event: String, _ properties: EventProperties) {

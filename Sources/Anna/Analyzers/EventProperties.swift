@@ -18,8 +18,8 @@ enum EventProperties: Sendable {
             guard case let .object(members) = value else { return }
             for (key, member) in members { body(key, member) }
         case let .update(keyPath, value):
-            body("key-path", .string(keyPath))
-            if let value { body("value", value) }
+            body(StandardEvent.keyPath, .string(keyPath))
+            if let value { body(StandardEvent.value, value) }
         case let .attributes(attributes) where attributes.count <= 1:
             for (key, value) in attributes { body(key, value) }
         case let .attributes(attributes):

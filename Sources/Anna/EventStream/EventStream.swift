@@ -84,13 +84,13 @@ public enum EventStream {
         case "update":
             let id = try reader.nodeID("id")
             let keyPath = try reader.string("keyPath")
-            var properties: OrderedDictionary<String, JSONValue> = ["key-path": .string(keyPath)]
-            if let value = reader.take("value") { properties["value"] = value }
-            command = .operation(.event(id: id, name: "ana-updated", properties: .object(properties)))
+            var properties: OrderedDictionary<String, JSONValue> = [StandardEvent.keyPath: .string(keyPath)]
+            if let value = reader.take("value") { properties[StandardEvent.value] = value }
+            command = .operation(.event(id: id, name: StandardEvent.updated, properties: .object(properties)))
         case "appear":
-            command = .operation(.event(id: try reader.nodeID("id"), name: "ana-appeared", properties: [:]))
+            command = .operation(.event(id: try reader.nodeID("id"), name: StandardEvent.appeared, properties: [:]))
         case "disappear":
-            command = .operation(.event(id: try reader.nodeID("id"), name: "ana-disappeared", properties: [:]))
+            command = .operation(.event(id: try reader.nodeID("id"), name: StandardEvent.disappeared, properties: [:]))
         case "deregister":
             command = .operation(.deregister(id: try reader.nodeID("id")))
         case "snapshot":
