@@ -51,7 +51,7 @@ let package = Package(
             // The core lives at the top of the repository (js/anna, beside its tests' fixtures and
             // the docs that describe it); SwiftPM copies a resource from outside the target's
             // folder when given its relative path.
-            resources: [.copy("../../js/anna"), .copy("Bridge/module-bridge.js"), .copy("Bridge/built-ins-guard.js")]
+            resources: [.copy("../../js/anna"), .copy("Bridge/Scripts")]
         ),
         // Helpers every test target shares (temporary folders, a recording delegate, the
         // repository's fixtures); in no product, so an app that uses Anna never builds it.

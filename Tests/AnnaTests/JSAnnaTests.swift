@@ -28,18 +28,23 @@ struct JSAnnaCase: CustomTestStringConvertible, Sendable {
 
     /// A runtime where `require('anna')` finds the bundled core, confined to the tests and the
     /// core, with the global `moduleBridge`: `install` (the bridge's installer, evaluated from
-    /// its resource as the engine does), `wire` (the wire table the engine hands it) and
-    /// `guardBuiltIns` (the built-ins guard it hands it too).
+    /// its resource as the engine does), `wire` (the wire table the engine hands it), `parts`
+    /// (the pieces it hands it too), `builtIns` and `walk` (the captured built-ins and the realm
+    /// walk) and `engineReset` (the reset script, a function of both).
     static func makeRuntime(console: Console) throws -> CommonJSRuntime {
         // Each test is one call: some build trees of 100,000 nodes and snapshot them, past the
         // default memory limit, which is not what they test.
         let runtime = try RuntimeConfiguration(executionTimeLimit: 10, console: console, memoryLimit: nil).makeRuntime(confinedTo: folder)
         let context = runtime.context
         let bridge = try context.evaluate("({})", sourceURL: "js-anna-harness")
-        try bridge.setProperty("install", try context.evaluate(try ModuleBridge.source.get(), sourceURL: ModuleBridge.sourceURL))
+        let scripts = try ModuleBridge.Scripts(context: context)
+        try bridge.setProperty("install", scripts.install)
         try bridge.setProperty("wire", BridgeWire.table)
-        let guardBuiltIns = try context.evaluate(try ModuleBridge.guardSource.get(), sourceURL: ModuleBridge.guardSourceURL)
-        try bridge.setProperty("guardBuiltIns", try guardBuiltIns.call())
+        try bridge.setProperty("parts", scripts.parts)
+        let (builtIns, walk) = try HostScript.walk(in: context)
+        try bridge.setProperty("builtIns", builtIns)
+        try bridge.setProperty("walk", walk)
+        try bridge.setProperty("engineReset", try HostScript.engineReset.evaluate(in: context))
         try context.globalObject.setProperty("moduleBridge", bridge)
         return runtime
     }

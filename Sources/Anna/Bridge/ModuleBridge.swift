@@ -1,31 +1,12 @@
 import CoreJS
 import Foundation
 
-/// The Swift half of the bridge to a module's manager: it installs `module-bridge.js` (the
-/// JavaScript half) in a runtime, sends it batches of encoded operations and takes back, in
+/// The Swift half of the bridge to a module's manager: it installs `Scripts/module-bridge.js`
+/// (the JavaScript half, built from the pieces beside it) in a runtime, sends it batches of encoded operations and takes back, in
 /// one call, what each batch produced: results (as JSON text), metas and errors.
 ///
 /// Not thread-safe: used by one ``AnalyticsEngine``.
 final class ModuleBridge {
-    static let sourceURL = "anna:module-bridge.js"
-
-    /// The JavaScript half, read once from the package's resources.
-    static let source = resource("module-bridge")
-    /// Its built-ins guard (handed to it at install), read once likewise.
-    static let guardSource = resource("built-ins-guard")
-    static let guardSourceURL = "anna:built-ins-guard.js"
-
-    private static func resource(_ name: String) -> Result<String, JavaScriptError> {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "js") else {
-            return .failure(.typeMismatch("the resource \(name).js is missing from the Anna bundle: rebuild the package"))
-        }
-        do {
-            return .success(try String(contentsOf: url, encoding: .utf8))
-        } catch {
-            return .failure(.typeMismatch("cannot read \(url.path): \(error.localizedDescription)"))
-        }
-    }
-
     /// When this many metas are numbered, both sides start over.
     static let metaLimit = 65_536
 
@@ -66,12 +47,28 @@ final class ModuleBridge {
     private var batchArray: JavaScriptValue?
     private var batchArrayLength = 0
 
-    /// The bridge's two scripts, evaluated: each call makes a new JavaScript half (its own
-    /// state) on the same compiled code, so a bridge made with an earlier one's ``scripts``
-    /// (an engine's reset) runs on what the JIT compiled for it.
+    /// The host's scripts of the bridge, evaluated: each install makes a new JavaScript half
+    /// (its own state) on the same compiled code, so a bridge made with an earlier one's
+    /// ``scripts`` (an engine's reset) runs on what the JIT compiled for it.
     struct Scripts {
+        /// `install(wire, marker, parts)`.
         let install: JavaScriptValue
-        let makeGuard: JavaScriptValue
+        /// The pieces `install` builds the JavaScript half from, by name.
+        let parts: JavaScriptValue
+
+        /// Evaluates the bridge's scripts in `context`.
+        /// - Throws: ``JavaScriptError`` when one is missing or fails.
+        init(context: JavaScriptContext) throws {
+            install = try HostScript.moduleBridge.evaluate(in: context)
+            let (builtIns, walk) = try HostScript.walk(in: context)
+            parts = context.makeValue(.object([:]))
+            try parts.setProperty("builtIns", builtIns)
+            for part in HostScript.bridgeParts {
+                try parts.setProperty(part.name, try part.script.evaluate(in: context).call([builtIns], operation: "making the module bridge"))
+            }
+            let guardBuiltIns = try HostScript.builtInsGuard.evaluate(in: context).call([walk, builtIns], operation: "making the built-ins guard")
+            try parts.setProperty("guardBuiltIns", guardBuiltIns)
+        }
     }
 
     /// The scripts this bridge was made with.
@@ -79,18 +76,12 @@ final class ModuleBridge {
 
     /// Installs the JavaScript half in `context`, with `config.debug` set to `debug`, from
     /// `reused` scripts of an earlier bridge in the same context or from the resources.
-    /// - Throws: ``JavaScriptError`` when the script is missing or does not install.
+    /// - Throws: ``JavaScriptError`` when a script is missing or does not install.
     init(context: JavaScriptContext, debug: Bool, reusing reused: Scripts? = nil) throws {
         self.context = context
-        scripts =
-            try reused
-            ?? Scripts(
-                install: context.evaluate(try Self.source.get(), sourceURL: Self.sourceURL),
-                makeGuard: context.evaluate(try Self.guardSource.get(), sourceURL: Self.guardSourceURL))
-        let install = scripts.install
-        let guardBuiltIns = try scripts.makeGuard.call(operation: "making the built-ins guard")
-        let script = try install.call(
-            [context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null), guardBuiltIns],
+        scripts = try reused ?? Scripts(context: context)
+        let script = try scripts.install.call(
+            [context.makeValue(BridgeWire.table), context.operationMarker ?? context.makeValue(.null), scripts.parts],
             operation: "installing the module bridge")
         functions = try Functions(script)
         let config = try script.property("config")

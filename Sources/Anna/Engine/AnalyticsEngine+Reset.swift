@@ -84,16 +84,6 @@ extension AnalyticsEngine {
         }
     }
 
-    /// The source of the reset script (`engine-reset.js`, beside the bundled core), read once.
-    private static let resetSource: Result<String, JavaScriptError> = {
-        let url = BundledCore.folderURL.appendingPathComponent("engine-reset.js")
-        do {
-            return .success(try String(contentsOf: url, encoding: .utf8))
-        } catch {
-            return .failure(.typeMismatch("cannot read \(url.path): \(error.localizedDescription); rebuild the package"))
-        }
-    }()
-
     /// Records the realm as it is now (before any module code ran) and returns the function
     /// that puts it back; the failure is kept for ``reset()`` to report, so an engine that is
     /// never reset does not fail for it.
@@ -115,7 +105,10 @@ extension AnalyticsEngine {
                 keeps = .string(core)
             }
             let cache = try context.globalObject.property("require").property("cache")
-            let snapshot = try context.evaluate(try resetSource.get(), sourceURL: "anna:engine-reset.js").call(operation: operation)
+            // The host's reset script (Bridge/Scripts/engine-reset.js) on the realm walk it shares
+            // with the built-ins guard.
+            let (builtIns, walk) = try HostScript.walk(in: context)
+            let snapshot = try HostScript.engineReset.evaluate(in: context).call([walk, builtIns], operation: operation)
             return .success(try snapshot.call([cache, context.makeValue(keeps)], operation: operation))
         } catch {
             return .failure(ModuleBridge.javaScriptError(error))

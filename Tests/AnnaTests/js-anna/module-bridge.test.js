@@ -1,13 +1,13 @@
 'use strict';
 // The bridge's JavaScript half (Sources/Anna/Bridge/module-bridge.js), driven as the engine
 // drives it: installed with the wire table, handed batches of numbers, asked for what they
-// produced. The harness provides the global `moduleBridge` ({ install, wire }).
+// produced. The harness provides the global `moduleBridge` ({ install, wire, parts }).
 
 const assert = require('./support/assert');
 
-const { wire, guardBuiltIns } = moduleBridge;
-/** Installs the bridge as the engine does: with the wire table, a marker (or none) and the built-ins guard. */
-const install = (table, marker) => moduleBridge.install(table, marker === undefined ? null : marker, guardBuiltIns);
+const { wire, parts } = moduleBridge;
+/** Installs the bridge as the engine does: with the wire table, a marker (or none) and its pieces. */
+const install = (table, marker) => moduleBridge.install(table, marker === undefined ? null : marker, parts);
 const op = wire.operation, tag = wire.valueTag, idKind = wire.idKind, header = wire.objectHeader;
 
 /** A bridge over a recording manager; `tasks(name, properties, id, receive)` answers events. */

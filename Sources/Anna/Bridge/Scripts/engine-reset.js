@@ -1,6 +1,7 @@
 // The host's reset of an engine between sessions (AnalyticsEngine.reset() in Swift); not a
-// part of the core's API, and no module requires it. Evaluated once per engine, before any
-// module code runs, it returns snapshot(cache, core): that records the own properties of
+// part of the core's API, and no module requires it. The file evaluates to a function of the
+// realm walk (realm-walk.js) and the captured built-ins (built-ins.js); called once per
+// engine, before any module code runs, it returns snapshot(cache, core): that records the own properties of
 // the global object, of every object and function a global holds, of their prototypes and
 // of the intrinsics reachable only through instances (iterators, typed arrays, generators);
 // and the modules of the module cache `cache` below the folder `core` (the bundled core,
@@ -11,23 +12,11 @@
 // require, while the core keeps its compiled, warm code: it holds no state of its own
 // between calls), and returns the names of what it could not put back (a frozen
 // prototype, a property made non-configurable): empty when all is as it was.
-(function () {
+(function (walk, builtIns) {
   'use strict';
-  const ownKeys = Reflect.ownKeys;
-  const describe = Reflect.getOwnPropertyDescriptor;
-  const define = Reflect.defineProperty;
-  const deleteProperty = Reflect.deleteProperty;
-  const getPrototypeOf = Reflect.getPrototypeOf;
-  const setPrototypeOf = Reflect.setPrototypeOf;
-  const isExtensible = Reflect.isExtensible;
-  const createObject = Object.create;
-  const StringType = String;
+  const { ownKeys, describe, deleteProperty, getPrototypeOf, StringType, apply } = builtIns;
+  const nameOf = walk.nameOf;
   const exec = RegExp.prototype.exec;
-  const apply = Reflect.apply;
-
-  function nameOf(owner, key) {
-    return owner + '.' + StringType(typeof key === 'symbol' ? key.description : key);
-  }
 
   /** The objects whose own properties are recorded, each with a name for messages. */
   function reachable(coreModules) {
@@ -94,11 +83,6 @@
     return found;
   }
 
-  function sameDescriptor(a, b) {
-    return a.configurable === b.configurable && a.enumerable === b.enumerable && a.writable === b.writable &&
-      a.value === b.value && a.get === b.get && a.set === b.set;
-  }
-
   // restore() runs after scripts that may have replaced any built-in: it uses only what it
   // captured here, plain property reads and index writes.
   return function snapshot(cache, core) {
@@ -111,41 +95,16 @@
         coreModules[coreModules.length] = cache[path];
       }
     }
-    const records = [];
-    for (const [object, name] of reachable(coreModules)) {
-      const keys = ownKeys(object);
-      const known = createObject(null);
-      const descriptors = [];
-      for (let index = 0; index < keys.length; index++) {
-        known[keys[index]] = true;
-        descriptors[index] = describe(object, keys[index]);
-      }
-      records[records.length] = { object, name, prototype: getPrototypeOf(object), extensible: isExtensible(object), keys, known, descriptors };
-    }
+    const named = [];
+    for (const [object, name] of reachable(coreModules)) named[named.length] = [name, object];
+    const recorded = walk.record(named);
+    const restoreChanged = walk.restore;
 
     return function restore() {
       const failed = [];
-      const fail = (what) => { failed[failed.length] = what; };
-      for (let index = 0; index < records.length; index++) {
-        const record = records[index];
-        const object = record.object;
-        if (getPrototypeOf(object) !== record.prototype && !setPrototypeOf(object, record.prototype)) {
-          fail(record.name + '.[[Prototype]]');
-        }
-        const keys = ownKeys(object);
-        for (let position = 0; position < keys.length; position++) {
-          const key = keys[position];
-          if (record.known[key] !== true && !deleteProperty(object, key)) fail(nameOf(record.name, key));
-        }
-        for (let position = 0; position < record.keys.length; position++) {
-          const key = record.keys[position];
-          const descriptor = record.descriptors[position];
-          const now = describe(object, key);
-          if (now !== undefined && sameDescriptor(now, descriptor)) continue;
-          if (!define(object, key, descriptor)) fail(nameOf(record.name, key));
-        }
-        if (record.extensible && !isExtensible(object)) fail(record.name + ' (made non-extensible)');
-      }
+      restoreChanged(recorded, true, (name, restored) => {
+        if (!restored) failed[failed.length] = name;
+      });
       // RegExp's legacy statics (RegExp.$1, lastMatch) hold the last match: a match of
       // nothing clears them.
       apply(exec, /(?:)/, ['']);

@@ -7,19 +7,14 @@
 // (`when` says when it happened) or null. A data property is checked by reading it (no
 // allocation), an accessor by its descriptor: a full check costs a few microseconds; a quick
 // one looks at the few built-ins reading results depends on and goes on to the full check
-// only when one of them changed.
-(function () {
+// only when one of them changed. The file evaluates to a function of the realm walk
+// (realm-walk.js) and the captured built-ins (built-ins.js) that returns guardBuiltIns.
+(function (walk, builtIns) {
   'use strict';
-  const ownKeys = Reflect.ownKeys;
-  const describe = Reflect.getOwnPropertyDescriptor;
-  const define = Reflect.defineProperty;
-  const deleteProperty = Reflect.deleteProperty;
-  const setPrototypeOf = Object.setPrototypeOf;
-  const StringType = String;
+  const { record, restore: restoreChanged } = walk;
+  const { ownKeys, describe, deleteProperty, bareArray, StringType, setPrototypeOf, define } = builtIns;
   const ERROR_PROTOTYPE = Error.prototype;
   const ARRAY_PROTOTYPE = Array.prototype;
-  /** An empty array without a prototype: no replaced built-in reaches it. */
-  function bareArray() { return setPrototypeOf([], null); }
 
   return function guardBuiltIns() {
     const BUILT_INS = [
@@ -30,23 +25,7 @@
       ['Promise.prototype', Promise.prototype], ['RegExp.prototype', RegExp.prototype], ['Symbol', Symbol],
       ['Math', Math], ['Date', Date], ['Date.prototype', Date.prototype],
     ];
-    const dataProperties = bareArray();
-    const accessors = bareArray();
-    for (let index = 0; index < BUILT_INS.length; index++) {
-      const owner = BUILT_INS[index][0];
-      const object = BUILT_INS[index][1];
-      const keys = ownKeys(object);
-      for (let position = 0; position < keys.length; position++) {
-        const key = keys[position];
-        const descriptor = describe(object, key);
-        const list = 'value' in descriptor ? dataProperties : accessors;
-        const at = list.length;
-        list[at] = object;
-        list[at + 1] = key;
-        list[at + 2] = descriptor;
-        list[at + 3] = owner + '.' + StringType(typeof key === 'symbol' ? key.description : key);
-      }
-    }
+    const snapshot = record(BUILT_INS);
     // Where an added `toJSON` would speak for every object or array, and an added index
     // (a getter or setter at '0', say) would be met by every array's reads and writes.
     // Other additions (helpers a module defines) are its own business and are kept.
@@ -71,30 +50,10 @@
           if (isIndex(key)) note(`${WATCHED[index][0]}[${key}]`, deleteProperty(object, key));
         }
       }
-      for (let at = 0; at < dataProperties.length; at += 4) {
-        const object = dataProperties[at];
-        const key = dataProperties[at + 1];
-        const descriptor = dataProperties[at + 2];
-        let same;
-        try {
-          same = object[key] === descriptor.value; // a property deleted reads another value
-        } catch (unreadable) {
-          same = false;
-        }
-        if (same) continue;
-        const restored = define(object, key, descriptor);
+      restoreChanged(snapshot, false, (name, restored, object, key) => {
         // Array.prototype's length follows its indexes, reported above.
-        if (object !== ARRAY_PROTOTYPE || key !== 'length') note(dataProperties[at + 3], restored);
-      }
-      for (let at = 0; at < accessors.length; at += 4) {
-        const object = accessors[at];
-        const key = accessors[at + 1];
-        const descriptor = accessors[at + 2];
-        const now = describe(object, key);
-        if (now === undefined || now.get !== descriptor.get || now.set !== descriptor.set) {
-          note(accessors[at + 3], define(object, key, descriptor));
-        }
-      }
+        if (object !== ARRAY_PROTOTYPE || key !== 'length') note(name, restored);
+      });
       return replaced === null ? bareArray() : replaced;
     }
 
