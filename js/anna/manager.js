@@ -1,16 +1,18 @@
 'use strict';
-// The manager the host drives: the module protocol's object.
+// The manager the host drives: the module protocol's object. It keeps the node tree, the
+// task files and the task registry, and hands each event's tasks to its task runner
+// (task-runner.js), which runs them and sends their results.
 
-const { AnnaError, LoadError, NodeError, ResultWarning, messageOf, stackOf, taskFailure } = require('./errors');
-const { NodeTree, describeID } = require('./node-tree');
+const { AnnaError, LoadError, NodeError } = require('./errors');
+const { NodeTree } = require('./node-tree');
+const { describeID } = require('./node-id');
 const { TaskRegistry } = require('./task-registry');
 const { TaskLoader, namespaceFile } = require('./task-loader');
+const { TaskRunner } = require('./task-runner');
 const { snapshot } = require('./snapshot');
-const { toSendable, droppedByLast, THENABLE } = require('./sendable');
-const { firstFrame, place: placeOf, isInside } = require('./stack-frames');
+const { isInside } = require('./stack-frames');
 
 const NO_PROPERTIES = Object.freeze({});
-const apply = Reflect.apply;
 
 class Manager {
   /**
@@ -33,20 +35,9 @@ class Manager {
     if (options.report !== undefined && options.report !== null && typeof options.report !== 'function') {
       throw new AnnaError('config.report must be a function taking a ResultWarning.');
     }
-    this._receive = receive;
     this._clock = typeof options.now === 'function' ? options.now : Date.now;
     this._debug = options.debug === true;
     this._report = typeof options.report === 'function' ? options.report : null;
-    // A host's place of the operation running now (opaque), for async tasks' late reports.
-    this._position = typeof options.position === 'function' ? options.position : null;
-    // Set while the core itself calls `then` on an async task's promise (see _sendLater).
-    this.coreThen = false;
-    // The task whose function runs now and its meta (see runningTask()), else null.
-    this._runningTask = null;
-    this._runningList = []; // the tasks of the event being recorded, and their metas
-    this._runningMetas = [];
-    this._pending = []; // { task, meta } of async tasks whose promise has not settled
-    this._runningNode = null; // the node of the event whose tasks run now
     this._namespaces = new Map(); // namespace -> relative task file, for coverage()
     this._tree = new NodeTree();
     this._tasks = new TaskRegistry();
@@ -64,6 +55,15 @@ class Manager {
         if (replaced !== null && this._report !== null) this._report(replaced);
       },
     });
+    // A host's place of the operation running now (opaque), for async tasks' late reports.
+    const position = typeof options.position === 'function' ? options.position : null;
+    this._runner = new TaskRunner(receive, this._report, position, this._loader);
+  }
+
+  /** True while the core itself calls `then` on an async task's promise (a host that tracks
+   * a task's promise jobs leaves those alone). */
+  get coreThen() {
+    return this._runner.coreThen;
   }
 
   /**
@@ -85,7 +85,7 @@ class Manager {
       relative = namespaceFileFor(namespace, id, name);
     }
     const createdAt = this._now();
-    this._runningTask = null;
+    this._runner.clear();
     this._loader.forgetLoading();
     // The node is in the tree before any task file runs: a file that fails, or that the host
     // stops, fails alone, and the nodes below this one still register.
@@ -126,15 +126,12 @@ class Manager {
       throw new AnnaError(`Cannot record event '${name}' on node ${describeID(nodeID)}: ` +
         'its properties must be an object.');
     }
-    this._runningTask = null;
+    this._runner.clear();
     this._loader.forgetLoading();
     node._record(name, props, this._now());
 
     const { tasks, metas } = this._tasks.tasksFor(node, name);
-    this._runningList = tasks; // runningTask() finds the meta of the task by its place here
-    this._runningMetas = metas;
-    this._runningNode = node;
-    this._runTasks(0);
+    this._runner.run(node, tasks, metas);
   }
 
   /**
@@ -144,95 +141,7 @@ class Manager {
    * @throws {TaskError} like recordEvent, when some of them threw
    */
   resumeEvent() {
-    const task = this._runningTask;
-    if (task === null || this._runningNode === null) return false;
-    task.failures += 1;
-    this._runningTask = null;
-    this._runTasks(this._runningList.indexOf(task) + 1);
-    return true;
-  }
-
-  /** Runs the tasks of the event being recorded from `from` on. */
-  _runTasks(from) {
-    const tasks = this._runningList;
-    const metas = this._runningMetas;
-    const node = this._runningNode;
-    let failures = null;
-    for (let i = from; i < tasks.length; i += 1) {
-      const task = tasks[i];
-      const meta = metas[i];
-      task.matches += 1;
-      // Set while the task's function runs and its result is read (getters, proxies and
-      // toJSON run then), and left set when the host's time limit stops it, so that
-      // runningTask() names it and resumeEvent() goes on after it.
-      this._runningTask = task;
-      try {
-        const result = task.fn(node);
-        if (result !== undefined) {
-          const type = typeof result;
-          if (type === 'object' || type === 'function' || type === 'symbol' || type === 'bigint') this._send(result, task, meta);
-          else this._receive(result, meta);
-        }
-      } catch (error) {
-        task.failures += 1;
-        if (failures === null) failures = [];
-        failures[failures.length] = this._failure(task, meta, error);
-      }
-      this._runningTask = null;
-    }
-    this._runningNode = null;
-    if (failures !== null) throw taskFailure(failures);
-  }
-
-  /**
-   * Sends a task's result as plain data (see sendable.js). A promise's value is sent when it
-   * settles, and its rejection reported as the task's failure (config.report).
-   */
-  _send(result, task, meta) {
-    const sendable = toSendable(result);
-    if (sendable === THENABLE) {
-      this._sendLater(result, task, meta);
-      return;
-    }
-    const dropped = droppedByLast();
-    if (dropped !== null) this._warnDropped(dropped, task, meta);
-    if (sendable !== undefined) this._receive(sendable, meta);
-  }
-
-  /** Sends what an async task's promise resolves to; reports what it rejects with. */
-  _sendLater(promise, task, meta) {
-    // Where it was queued (a host's [batch, operation], see config.position), to place what
-    // its code after await does.
-    const entry = { task, meta, queuedAt: this._position === null ? null : this._position() };
-    this._pending.push(entry);
-    const settled = (run) => (value) => {
-      const at = this._pending.indexOf(entry);
-      if (at !== -1) this._pending.splice(at, 1);
-      const running = [this._runningTask, this._runningList, this._runningMetas];
-      this._runningTask = task;
-      this._runningList = [task];
-      this._runningMetas = [meta];
-      try {
-        run(value);
-      } catch (error) {
-        this._reportLate(task, meta, error, entry.queuedAt);
-      }
-      [this._runningTask, this._runningList, this._runningMetas] = running;
-    };
-    const then = promise.then;
-    // The core's own callbacks are not the task's promise jobs (a host that tracks those by
-    // the running task leaves the core's `then` alone while this is set).
-    this.coreThen = true;
-    try {
-      apply(then, promise, [
-        settled((value) => {
-          if (value !== undefined) this._send(value, task, meta);
-        }),
-        settled((error) => { this._reportLate(task, meta, error, entry.queuedAt); }),
-      ]);
-    } finally {
-      this.coreThen = false;
-    }
+    return this._runner.resume();
   }
 
   /**
@@ -242,39 +151,7 @@ class Manager {
    * @returns {number} how many were reported
    */
   abandonPendingTasks() {
-    const abandoned = this._pending.slice(1);
-    this._pending = [];
-    for (const { task, meta, queuedAt } of abandoned) {
-      this._reportLate(task, meta, new AnnaError('its code after await never ran: the time limit stopped a promise job ' +
-        'queued before it, and the jobs queued after that one were dropped.'), queuedAt);
-    }
-    return abandoned.length;
-  }
-
-  /** Reports an async task's failure, counted with its runs, through config.report. */
-  _reportLate(task, meta, error, queuedAt) {
-    task.failures += 1;
-    const failure = taskFailure([this._failure(task, meta, error)]);
-    // Where the task was queued, for the host to place the report (not a field it shows).
-    if (queuedAt !== undefined && queuedAt !== null) {
-      Object.defineProperty(failure, 'queuedAt', { value: queuedAt, configurable: true, writable: true });
-    }
-    if (this._report !== null) this._report(failure);
-    else throw failure;
-  }
-
-  /** The first time a task's result loses a function or symbol, config.report gets a ResultWarning. */
-  _warnDropped(found, task, meta) {
-    if (task.warned || this._report === null) return;
-    task.warned = true;
-    const where = this._describeTask(task);
-    const at = found.path === '' ? '' : ` at ${found.path}`;
-    this._report(new ResultWarning(`Task '${meta.task}' (${where}) returned a ${found.kind}${at}: ` +
-      'functions and symbols cannot be sent; it was dropped.', {
-      task: meta.task, path: meta.path, event: meta.event,
-      // Not `line`/`column`: on an error object those are where the error was made.
-      location: { file: task.file, line: task.line, column: task.column },
-    }));
+    return this._runner.abandonPending();
   }
 
   /**
@@ -283,22 +160,7 @@ class Manager {
    * after its time limit stopped a call.
    */
   runningTask() {
-    const task = this._runningTask;
-    if (task !== null) {
-      const meta = this._runningMetas[this._runningList.indexOf(task)];
-      return { task: task.text, file: task.file, line: task.line, column: task.column, path: meta.path, event: meta.event };
-    }
-    const loading = this._loader.loadingFile();
-    if (loading !== null) return { file: loading };
-    // Code after an `await` runs apart from the task: the oldest async task not settled
-    // (promise jobs run in the order they were queued).
-    const pending = this._pending.length === 0 ? null : this._pending[0];
-    if (pending === null) return null;
-    const { task: waiting, meta, queuedAt } = pending;
-    return {
-      task: waiting.text, file: waiting.file, line: waiting.line, column: waiting.column,
-      path: meta.path, event: meta.event, async: true, queuedAt,
-    };
+    return this._runner.running();
   }
 
   /**
@@ -408,56 +270,6 @@ class Manager {
     };
   }
 
-  /**
-   * A failed task's TaskError entry: `{ task, path, event, file, line, column, message, stack }`
-   * and, when known, where it threw: `errorFile`, `errorLine`, `errorColumn`.
-   */
-  _failure(task, meta, error) {
-    const failure = {
-      task: meta.task, path: meta.path, event: meta.event,
-      file: task.file, line: task.line, column: task.column,
-      message: messageOf(error), stack: stackOf(error),
-    };
-    let at = null;
-    try {
-      at = this._thrownAt(error);
-    } catch (unreadable) {
-      at = null; // a thrown value whose place cannot be read: the task's place stands
-    }
-    if (at !== null) {
-      failure.errorFile = at.file;
-      if (typeof at.line === 'number') failure.errorLine = at.line;
-      if (typeof at.column === 'number') failure.errorColumn = at.column;
-    }
-    return failure;
-  }
-
-  /**
-   * Where an error was thrown, as the task author wants it: the engine's place when it is in
-   * the task folder, else the first stack frame there (an error the core threw for a
-   * misused API, say), else the engine's place anywhere; null when unknown.
-   */
-  _thrownAt(error) {
-    if (error === null || typeof error !== 'object') return null;
-    const folder = this._loader.directory;
-    const place = typeof error.sourceURL === 'string' ? placeOf(error.sourceURL, error.line, error.column) : null;
-    if (place !== null && isInside(place.file, folder)) return place;
-    const frame = firstFrame(error.stack, (file) => isInside(file, folder));
-    if (frame !== null) return frame;
-    // The core's own code (reading a result, say) is not where the author looks.
-    return place !== null && !isInside(place.file, __dirname) ? place : null;
-  }
-
-  /** `task/index.js:3:1`: the task's place, relative to the task folder's parent. */
-  _describeTask(task) {
-    const folder = this._loader.directory;
-    const parent = folder.slice(0, folder.lastIndexOf('/'));
-    let text = parent.length > 0 && isInside(task.file, parent) ? task.file.slice(parent.length + 1) : task.file;
-    if (task.line !== null) text += `:${task.line}`;
-    if (task.column !== null) text += `:${task.column}`;
-    return text;
-  }
-
   _now() {
     const time = this._clock();
     if (typeof time !== 'number') {
@@ -465,11 +277,6 @@ class Manager {
     }
     return time;
   }
-}
-
-/** Whether `value` is a promise or promise-like (has a `then` method). */
-function isThenable(value) {
-  return typeof value.then === 'function';
 }
 
 /** Whether a file exists (resolve runs no code). */

@@ -2,11 +2,10 @@
 // The focus-path tree: node IDs, the root, parents and children, and the owner index
 // that lets one call deregister every keyed ID of an owner.
 //
-// IDs: a number, or an array [ownerID, key, key, ...] (keys are strings or numbers);
-// [ownerID] alone is the same ID as ownerID. A number ID is its own table key (no
-// allocation on lookup); a keyed ID's key is its JSON text. Nodes keep only their ID: the
-// key and the keys after the owner are derived from it when a node is removed, and owners
-// are indexed only for keyed IDs (a plain ID is found by its number), to keep nodes small.
+// IDs (node-id.js): a number, or an array [ownerID, key, key, ...]. Nodes keep only their
+// ID: the key and the keys after the owner are derived from it when a node is removed, and
+// owners are indexed only for keyed IDs (a plain ID is found by its number), to keep nodes
+// small.
 //
 // Detached nodes: deregistering an ID removes the nodes it names for good, and takes their
 // descendants out of the tree *detached*: a descendant's host object may still be alive (a
@@ -19,43 +18,10 @@
 const { NodeError } = require('./errors');
 const { Node } = require('./node');
 const { SharedPath } = require('./shared-path');
-
-const NO_KEYS = Object.freeze([]);
+const { NO_KEYS, keyOf, parseID, describeID, names, keysStartWith } = require('./node-id');
 
 /** The most detached nodes kept for their hosts to take back (see above). */
 const DETACHED_LIMIT = 1000;
-
-/** The node table's key for a valid ID, or null: `parseID(id).key` without its allocations. */
-function keyOf(id) {
-  if (typeof id === 'number') return Number.isFinite(id) ? id : null;
-  if (!Array.isArray(id) || id.length === 0) return null;
-  const owner = id[0];
-  if (typeof owner !== 'number' || !Number.isFinite(owner)) return null;
-  for (let i = 1; i < id.length; i += 1) {
-    const key = id[i];
-    if (!(typeof key === 'string' || (typeof key === 'number' && Number.isFinite(key)))) return null;
-  }
-  return id.length === 1 ? owner : JSON.stringify(id);
-}
-
-/** `{ key, owner, keys }` for a valid ID, or null. */
-function parseID(id) {
-  const key = keyOf(id);
-  if (key === null) return null;
-  if (typeof key === 'number') return { key, owner: key, keys: NO_KEYS };
-  return { key, owner: id[0], keys: id.slice(1) };
-}
-
-/** How IDs are written in messages and snapshots: `42`, `42/table/0`. */
-function describeID(id) {
-  if (Array.isArray(id)) return id.map((part) => String(part)).join('/');
-  if (typeof id === 'number') return String(id);
-  try {
-    return JSON.stringify(id) || String(id);
-  } catch (e) {
-    return String(id);
-  }
-}
 
 function describeNode(node) {
   return `node ${describeID(node._id)} named '${node._name}'`;
@@ -397,18 +363,4 @@ function removeFromIndex(index, owner, key) {
   }
 }
 
-/** Whether the parsed ID being deregistered names the node with ID `id` itself. */
-function names(removed, id) {
-  if (typeof id === 'number') return removed.keys.length === 0 && removed.owner === id;
-  if (id[0] !== removed.owner) return false;
-  return keysStartWith(id, removed.keys);
-}
-
-/** Whether keyed ID `id` ([owner, key, ...]) has `prefix` as its first keys. */
-function keysStartWith(id, prefix) {
-  if (id.length - 1 < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i += 1) if (id[i + 1] !== prefix[i]) return false;
-  return true;
-}
-
-module.exports = { NodeTree, describeID };
+module.exports = { NodeTree };

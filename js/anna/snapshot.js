@@ -18,7 +18,7 @@
 //   </__root__>
 
 const { AnnaError } = require('./errors');
-const { describeID } = require('./node-tree');
+const { describeID } = require('./node-id');
 
 const NODE_RESERVED = ['id', 'class', 'createdAt', 'index'];
 const EVENT_RESERVED = ['class', 'time'];
