@@ -1,8 +1,8 @@
 import CoreJS
 
 /// The wire format between the bridge's Swift half (``OperationEncoder``,
-/// ``OperationDecoder``, ``ModuleBridge``) and its JavaScript half (`module-bridge.js`), named
-/// in this one place.
+/// ``OperationDecoder``, ``ModuleBridge``) and its JavaScript half (`Scripts/module-bridge.js`,
+/// whose decoder `Scripts/operation-decoder.js` reads the format), named in this one place.
 ///
 /// The JavaScript half receives ``table`` when it is installed and takes every code from it,
 /// refusing to install when a name it reads is missing; it reports the names it read, and a
