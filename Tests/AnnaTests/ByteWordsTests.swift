@@ -4,9 +4,10 @@ import Testing
 
 @testable import Anna
 
-/// The word-at-a-time tests of the replay path (``ByteWords``) and the token scans built on
-/// them (``LineCursor``) against plain byte-by-byte answers, at every length and position.
-@Suite("Word-at-a-time byte tests and line scans")
+/// The word-at-a-time tests of the replay path (``ByteWords``) against plain byte-by-byte
+/// answers, at every length and position. (The line scans built on such tests are
+/// `JSONByteCursor`'s, tested in CoreJSTests.)
+@Suite("Word-at-a-time byte tests")
 struct ByteWordsTests {
     @Test("equal compares every length up to and past two words, differing at any position")
     func equalMatchesByteComparison() {
@@ -59,63 +60,7 @@ struct ByteWordsTests {
         #expect(ByteWords.eightDigits(Self.word(Array("00000000".utf8))) == 0)
     }
 
-    @Test(
-        "scanNumber reads what Double reads; integers of up to 15 digits exactly, marked as such",
-        arguments: [
-            "0", "-0", "7", "-12", "12345678", "123456789", "1700000000000", "123456789012345", "1234567890123456", "99999999999999999999",
-            "1.5", "-0.25", "12345678.5", "1e300", "1E-7", "12345678e2", "5e-324",
-        ])
-    func scanNumberMatchesDouble(_ text: String) {
-        let scanned = Self.scan(text + ",") { $0.scanNumber() }
-        let digits = text.drop { $0 == "-" }.prefix { $0.isNumber }.count
-        let isShortInteger = !text.contains { ".eE".contains($0) } && digits <= 15
-        #expect(scanned?.value?.value.bitPattern == Double(text)?.bitPattern, "\(text)")
-        #expect(scanned?.value?.isShortInteger == isShortInteger, "\(text)")
-        #expect(scanned?.end == text.utf8.count, "\(text) stops before the comma")
-    }
-
-    @Test("scanNumber refuses what JSON does not allow", arguments: ["-", "+1", ".5", "1.", "1e", "1e+", "-x", "1e400", "-1e400"])
-    func scanNumberRefuses(_ text: String) {
-        #expect(Self.scan(text + "}") { $0.scanNumber() }?.value == nil, "\(text)")
-    }
-
-    @Test("scanString stops at the closing quote wherever it falls, and refuses escapes, controls and bad UTF-8")
-    func scanStringAtEveryPosition() {
-        for length in 0..<20 {
-            let body = String(repeating: "a", count: length)
-            #expect(Self.scan("\"\(body)\",\"next\"") { $0.scanString() }?.value == 1..<(1 + length), "length \(length)")
-            for position in 0..<length {
-                for bad in ["\\n", "\u{01}", "\u{1F}"] {
-                    var text = Array(body)
-                    text.insert(contentsOf: bad, at: position)
-                    #expect(Self.scan("\"\(String(text))\",\"x\"") { $0.scanString() }?.value == nil, "\(bad.debugDescription) at \(position)")
-                }
-                var accented = Array(body)
-                accented.insert("é", at: position)
-                let line = "\"\(String(accented))\"}"
-                #expect(Self.scan(line) { $0.scanString() }?.value == 1..<(line.utf8.count - 2), "é at \(position)")
-            }
-        }
-        let invalid: [UInt8] = Array("\"abcdefgh".utf8) + [0xC3, 0x28] + Array("ijklmnop\"".utf8)
-        #expect(Self.scan(bytes: invalid) { $0.scanString() }?.value == nil)
-        #expect(Self.scan("\"unterminated and longer than a word") { $0.scanString() }?.value == nil)
-    }
-
     private static func word(_ bytes: [UInt8]) -> UInt64 {
         bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
-    }
-
-    /// What `body` scans from the start of `text`, and where the cursor ended.
-    private static func scan<Value>(_ text: String, _ body: (inout LineCursor) -> Value?) -> (value: Value?, end: Int)? {
-        scan(bytes: Array(text.utf8), body)
-    }
-
-    private static func scan<Value>(bytes: [UInt8], _ body: (inout LineCursor) -> Value?) -> (value: Value?, end: Int)? {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return nil }
-            var cursor = LineCursor(base: base, count: buffer.count)
-            let value = body(&cursor)
-            return (value, cursor.at)
-        }
     }
 }

@@ -72,8 +72,7 @@ struct EventStreamLineDecoder {
     /// Encodes the line's operation into `encoder` and returns `true`, or returns `false`
     /// (encoding nothing) when the line is not one this path takes.
     mutating func encode(_ line: UnsafeRawBufferPointer, into encoder: inout OperationEncoder) -> Bool {
-        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
-        var cursor = LineCursor(base: base, count: line.count)
+        var cursor = JSONByteCursor(line.assumingMemoryBound(to: UInt8.self))
         var fields = Fields()
         if !members.isEmpty { members.removeAll(keepingCapacity: true) }
         guard scanLine(&cursor, into: &fields) else { return false }
@@ -83,7 +82,7 @@ struct EventStreamLineDecoder {
     // MARK: - Scanning
 
     /// `{ "key": value, … }` and nothing after it but whitespace.
-    private mutating func scanLine(_ cursor: inout LineCursor, into fields: inout Fields) -> Bool {
+    private mutating func scanLine(_ cursor: inout JSONByteCursor, into fields: inout Fields) -> Bool {
         cursor.skipWhitespace()
         guard cursor.consume(UInt8(ascii: "{")) else { return false }
         cursor.skipWhitespace()
@@ -108,16 +107,17 @@ struct EventStreamLineDecoder {
 
     /// A quoted key that is exactly one of ``Key``'s names (its bytes, then the closing
     /// quote), told by its first letter; `nil` for any other string.
-    private static func scanKey(_ cursor: inout LineCursor) -> Key? {
-        let room = cursor.count - cursor.at - 1
-        guard room >= 3, cursor.base[cursor.at] == UInt8(ascii: "\"") else { return nil }
-        let name = UnsafeRawPointer(cursor.base + cursor.at + 1)
+    private static func scanKey(_ cursor: inout JSONByteCursor) -> Key? {
+        let room = cursor.bytes.count - cursor.position - 1
+        guard room >= 3, let base = cursor.bytes.baseAddress, cursor.bytes[cursor.position] == UInt8(ascii: "\"") else { return nil }
+        let name = UnsafeRawPointer(base + cursor.position + 1)
         func matches(_ quoted: StaticString) -> Bool {
-            quoted.utf8CodeUnitCount <= room && ByteWords.equal(name, UnsafeRawPointer(quoted.utf8Start), count: quoted.utf8CodeUnitCount)
+            quoted.utf8CodeUnitCount <= room
+                && JSONByteWords.equal(name, UnsafeRawPointer(quoted.utf8Start), count: quoted.utf8CodeUnitCount)
         }
         let key: Key
         let length: Int
-        switch cursor.base[cursor.at + 1] {
+        switch cursor.bytes[cursor.position + 1] {
         case UInt8(ascii: "o") where matches(#"op""#): (key, length) = (.op, 2)
         case UInt8(ascii: "i") where matches(#"id""#): (key, length) = (.id, 2)
         case UInt8(ascii: "i") where matches(#"index""#): (key, length) = (.index, 5)
@@ -131,29 +131,29 @@ struct EventStreamLineDecoder {
         case UInt8(ascii: "a") where matches(#"attributes""#): (key, length) = (.attributes, 10)
         default: return nil
         }
-        cursor.at += length + 2
+        cursor.position += length + 2
         return key
     }
 
     /// Reads the value of `key` into `fields`; `false` when it is not of a type `key` takes.
-    private mutating func scanValue(of key: Key, _ cursor: inout LineCursor, into fields: inout Fields) -> Bool {
+    private mutating func scanValue(of key: Key, _ cursor: inout JSONByteCursor, into fields: inout Fields) -> Bool {
         switch key {
         case .op:
-            guard let text = cursor.scanString() else { return false }
+            guard let text = cursor.scanStringBody(.none)?.range else { return false }
             fields.op = text
         case .name:
-            guard let text = cursor.scanString() else { return false }
+            guard let text = cursor.scanStringBody(.none)?.range else { return false }
             fields.name = text
         case .keyPath:
-            guard let text = cursor.scanString() else { return false }
+            guard let text = cursor.scanStringBody(.none)?.range else { return false }
             fields.keyPath = text
         case .namespace:
             if cursor.consume("null") { return true }
-            guard let text = cursor.scanString() else { return false }
+            guard let text = cursor.scanStringBody(.none)?.range else { return false }
             fields.namespace = text
         case .time:
             if cursor.consume("null") { return true }
-            guard let number = cursor.scanNumber() else { return false }
+            guard let number = cursor.scanNumber(), number.value.isFinite else { return false }
             fields.time = number.value
         case .id:
             guard let id = Self.scanInteger(&cursor) else { return false }
@@ -182,7 +182,7 @@ struct EventStreamLineDecoder {
     }
 
     /// A number that is an integer JavaScript holds exactly.
-    private static func scanInteger(_ cursor: inout LineCursor) -> Int? {
+    private static func scanInteger(_ cursor: inout JSONByteCursor) -> Int? {
         guard let number = cursor.scanNumber() else { return nil }
         guard
             number.isShortInteger
@@ -191,20 +191,22 @@ struct EventStreamLineDecoder {
         return Int(number.value)
     }
 
-    private static func scanScalar(_ cursor: inout LineCursor) -> Value? {
+    private static func scanScalar(_ cursor: inout JSONByteCursor) -> Value? {
         switch cursor.current {
-        case UInt8(ascii: "\""): return cursor.scanString().map { Value(kind: .string, text: $0) }
-        case UInt8(ascii: "t"): return cursor.consume("true") ? Value(kind: .true) : nil
-        case UInt8(ascii: "f"): return cursor.consume("false") ? Value(kind: .false) : nil
-        case UInt8(ascii: "n"): return cursor.consume("null") ? .null : nil
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return cursor.scanNumber().map { Value(kind: .number, number: $0.value) }
+        case UInt8(ascii: "\"")?: return cursor.scanStringBody(.none).map { Value(kind: .string, text: $0.range) }
+        case UInt8(ascii: "t")?: return cursor.consume("true") ? Value(kind: .true) : nil
+        case UInt8(ascii: "f")?: return cursor.consume("false") ? Value(kind: .false) : nil
+        case UInt8(ascii: "n")?: return cursor.consume("null") ? .null : nil
+        case UInt8(ascii: "-")?, (UInt8(ascii: "0")...UInt8(ascii: "9"))?:
+            guard let number = cursor.scanNumber(), number.value.isFinite else { return nil }
+            return Value(kind: .number, number: number.value)
         default: return nil
         }
     }
 
     /// An object of scalar members with distinct keys (ASCII ones, when there are several);
     /// returns where its members are in ``members``.
-    private mutating func scanObject(_ cursor: inout LineCursor) -> Range<Int>? {
+    private mutating func scanObject(_ cursor: inout JSONByteCursor) -> Range<Int>? {
         guard cursor.consume(UInt8(ascii: "{")) else { return nil }
         let first = members.count
         var allKeysASCII = true
@@ -212,14 +214,15 @@ struct EventStreamLineDecoder {
         if cursor.consume(UInt8(ascii: "}")) { return first..<first }
         while true {
             cursor.skipWhitespace()
-            guard let key = cursor.scanString() else { return nil }
+            guard let body = cursor.scanStringBody(.none), let base = cursor.bytes.baseAddress else { return nil }
+            let key = body.range
             // Keys are told apart by their bytes; two of which one is not ASCII may be equal
             // to the full parser (canonical equivalence), which refuses them.
-            allKeysASCII = allKeysASCII && Self.isASCII(cursor.base, key)
+            allKeysASCII = allKeysASCII && body.isASCII
             if members.count > first, !allKeysASCII { return nil }
             for earlier in members[first...]
             where earlier.key.count == key.count
-                && ByteWords.equal(cursor.base + earlier.key.lowerBound, cursor.base + key.lowerBound, count: key.count)
+                && JSONByteWords.equal(base + earlier.key.lowerBound, base + key.lowerBound, count: key.count)
             {
                 return nil
             }
@@ -233,10 +236,6 @@ struct EventStreamLineDecoder {
             guard cursor.consume(UInt8(ascii: "}")) else { return nil }
             return first..<members.count
         }
-    }
-
-    private static func isASCII(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Bool {
-        range.allSatisfy { base[$0] < 0x80 }
     }
 
     // MARK: - Encoding
@@ -259,12 +258,12 @@ struct EventStreamLineDecoder {
         /// The op named by the `count` bytes at `name`.
         init?(_ name: UnsafeRawPointer, count: Int) {
             switch count {
-            case 5 where ByteWords.equal(name, count: count, "event"): self = .event
-            case 6 where ByteWords.equal(name, count: count, "update"): self = .update
-            case 6 where ByteWords.equal(name, count: count, "appear"): self = .appear
-            case 8 where ByteWords.equal(name, count: count, "register"): self = .register
-            case 9 where ByteWords.equal(name, count: count, "disappear"): self = .disappear
-            case 10 where ByteWords.equal(name, count: count, "deregister"): self = .deregister
+            case 5 where JSONByteWords.equal(name, count: count, "event"): self = .event
+            case 6 where JSONByteWords.equal(name, count: count, "update"): self = .update
+            case 6 where JSONByteWords.equal(name, count: count, "appear"): self = .appear
+            case 8 where JSONByteWords.equal(name, count: count, "register"): self = .register
+            case 9 where JSONByteWords.equal(name, count: count, "disappear"): self = .disappear
+            case 10 where JSONByteWords.equal(name, count: count, "deregister"): self = .deregister
             default: return nil
             }
         }

@@ -8,20 +8,14 @@ import CoreJS
 /// What is read is checked (keys, `:` and `,` where the caller asks for them, scalars parsed by
 /// ``JSONValue``); a skipped value is only delimited (strings, brackets), not checked.
 struct JSONScanner {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    private var cursor: JSONByteCursor
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONByteCursor(bytes) }
 
     /// The next byte after whitespace, not consumed; nil at the end of the text.
     mutating func peek() -> UInt8? {
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
-            default: return bytes[position]
-            }
-        }
-        return nil
+        cursor.skipWhitespace()
+        return cursor.current
     }
 
     /// Whether `character` comes next (after whitespace).
@@ -32,9 +26,8 @@ struct JSONScanner {
     /// Consumes `character` when it comes next; returns whether it did.
     @discardableResult
     mutating func take(_ character: Unicode.Scalar) -> Bool {
-        guard next(is: character) else { return false }
-        position += 1
-        return true
+        cursor.skipWhitespace()
+        return cursor.consume(UInt8(ascii: character))
     }
 
     /// Consumes `character`, or throws `expected <what>`.
@@ -51,11 +44,11 @@ struct JSONScanner {
 
     /// Consumes the next value and returns it parsed (a container nested within ``JSONValue``'s limit).
     mutating func value() throws -> JSONValue {
-        _ = peek()
-        let start = position
+        cursor.skipWhitespace()
+        let start = cursor.position
         try skipValue()
         do {
-            return try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            return try JSONValue(parsingUTF8: UnsafeBufferPointer(rebasing: cursor.bytes[start..<cursor.position]))
         } catch let error as JSONParseError {
             throw JSONParseError(reason: error.reason, column: column(at: start) + error.column - 1)
         }
@@ -63,27 +56,16 @@ struct JSONScanner {
 
     /// Consumes the next value, however deeply it nests.
     mutating func skipValue() throws {
-        var open = 0
-        repeat {
-            guard let byte = peek() else { throw failure("unexpected end of text") }
-            switch byte {
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                open += 1
-                position += 1
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                guard open > 0 else { throw failure("unexpected '\(Unicode.Scalar(byte))'") }
-                open -= 1
-                position += 1
-            case UInt8(ascii: ","), UInt8(ascii: ":"):
-                guard open > 0 else { throw failure("expected a value") }
-                position += 1
-            case UInt8(ascii: "\""):
-                try skipString()
-            default:  // a number or a literal: up to the next delimiter
-                position += 1
-                while position < bytes.count, !Self.delimiters.contains(bytes[position]) { position += 1 }
+        do {
+            try cursor.skipValue(maxDepth: .max)
+        } catch {
+            switch error {
+            case .endOfText: throw failure("unexpected end of text")
+            case .unterminatedString: throw failure("unterminated string")
+            case let .unexpectedClose(byte): throw failure("unexpected '\(Unicode.Scalar(byte))'")
+            case .expectedValue, .tooDeep: throw failure("expected a value")  // (no limit here)
             }
-        } while open > 0
+        }
     }
 
     /// Throws unless only whitespace is left.
@@ -91,28 +73,13 @@ struct JSONScanner {
         if peek() != nil { throw failure("unexpected text after the JSON value") }
     }
 
-    private static let delimiters: Set<UInt8> = Set(" \t\n\r,:[]{}\"".utf8)
-
-    private mutating func skipString() throws {
-        position += 1
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: "\""):
-                position += 1
-                return
-            case UInt8(ascii: "\\"): position += 2
-            default: position += 1
-            }
-        }
-        throw failure("unterminated string")
-    }
-
     /// The 1-based column (in Unicode scalars) of byte `offset`.
     private func column(at offset: Int) -> Int {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[..<min(offset, bytes.count)]), as: UTF8.self).unicodeScalars.count + 1
+        let bytes = cursor.bytes
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<min(offset, bytes.count)]), as: UTF8.self).unicodeScalars.count + 1
     }
 
     private func failure(_ reason: String) -> JSONParseError {
-        JSONParseError(reason: reason, column: column(at: position))
+        JSONParseError(reason: reason, column: column(at: cursor.position))
     }
 }

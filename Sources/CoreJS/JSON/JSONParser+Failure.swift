@@ -67,7 +67,7 @@ extension JSONParser {
         /// The keys and positions above byte `target` of a document that parsed well up to
         /// it: the containers open there and, in each, the member or element `target` is in.
         static func steps(to target: Int, in bytes: UnsafeBufferPointer<UInt8>) -> [Step] {
-            var scanner = JSONParser(bytes: bytes)
+            var scanner = JSONByteCursor(bytes)
             var open: [(isObject: Bool, step: Step?)] = []
             var key: String?
             while scanner.position < min(target, bytes.count) {
@@ -92,7 +92,7 @@ extension JSONParser {
                 case UInt8(ascii: "\""):
                     // A string: a key when an object expects one (the ':' after it says so).
                     do {
-                        key = try scanner.parseString()
+                        key = try scanner.readString()
                     } catch {
                         return open.compactMap(\.step)  // the text parsed up to `target`: not reached
                     }

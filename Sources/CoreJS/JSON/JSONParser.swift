@@ -1,19 +1,23 @@
-// Over 300 lines: one recursive-descent parser over one byte buffer, kept whole so the
-// grammar reads top to bottom.
-
-/// A JSON parser over UTF-8 bytes (one pass, no intermediate copies of the input).
+/// A JSON parser over UTF-8 bytes (one pass, no intermediate copies of the input): the
+/// grammar of containers over ``JSONByteCursor``'s scans, and the messages of its failures.
 ///
 /// Callers go through `JSONValue(parsing:options:)` and `forEachElement(ofArrayUTF8:_:)` (JSONValueParsing.swift).
 struct JSONParser {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var position = 0
+    var cursor: JSONByteCursor
     var depth = 0
     /// Replace containers past ``JSONValue/maximumDepth`` by `"[Too deep]"` instead of failing.
     var cutsDeepContainers = false
     /// The checks beyond the grammar.
     var options: JSONParsingOptions = []
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONByteCursor(bytes) }
+
+    private var bytes: UnsafeBufferPointer<UInt8> { cursor.bytes }
+
+    private var position: Int {
+        get { cursor.position }
+        set { cursor.position = newValue }
+    }
 
     /// Runs `parse` over `bytes`, turning a failure into a ``JSONParseError`` whose column
     /// counts characters (Unicode scalars), not bytes.
@@ -87,23 +91,12 @@ struct JSONParser {
         return String(decoding: next, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
     }
 
-    private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+    private var current: UInt8? { cursor.current }
 
-    mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): position += 1
-            default: return
-            }
-        }
-    }
+    private mutating func skipWhitespace() { cursor.skipWhitespace() }
 
     private mutating func expect(_ literal: StaticString, value: JSONValue) throws -> JSONValue {
-        let text = UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
-        for byte in text {
-            guard current == byte else { throw failure("invalid literal, expected '\(literal)'") }
-            position += 1
-        }
+        guard cursor.consume(literal) else { throw failure("invalid literal, expected '\(literal)'") }
         return value
     }
 
@@ -133,22 +126,13 @@ struct JSONParser {
     /// the container at `position` is to be read.
     private mutating func skippedDeepContainer() throws -> JSONValue? {
         guard cutsDeepContainers, depth >= JSONValue.maximumDepth else { return nil }
-        var open = 0
-        var inString = false
-        while let byte = current {
-            position += 1
-            if inString {
-                if byte == UInt8(ascii: "\\") { position += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "{") {
-                open += 1
-            } else if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
-                open -= 1
-                if open == 0 { return JSONValue.tooDeep }
-            }
+        do {
+            try cursor.skipValue(maxDepth: .max)
+        } catch {
+            position = bytes.count
+            throw failure("unterminated container")  // the only problem past an opening bracket
         }
-        throw failure("unterminated container")
+        return JSONValue.tooDeep
     }
 
     private mutating func parseObject() throws -> JSONValue {
@@ -202,125 +186,35 @@ struct JSONParser {
         return .array(elements)
     }
 
-    private mutating func parseHexQuad() throws -> UInt32 {
-        guard position + 4 <= bytes.count else { throw failure("incomplete \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("invalid \\u escape")
-            }
-            value = value * 16 + UInt32(digit)
-            position += 1
+    private mutating func parseString() throws -> String {
+        do {
+            return try cursor.readString()
+        } catch {
+            throw failure(stringProblem: error)
         }
-        return value
     }
 
-    mutating func parseString() throws -> String {
-        position += 1
-        let start = position
-        // Fast path: no escapes, so the bytes are the string.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                position += 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            position += 1
-        }
-        var result = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<position]))
-        while true {
-            guard let byte = current else { throw failure("unterminated string") }
-            position += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: result, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard let escape = current else { throw failure("unterminated string") }
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escape)
-                case UInt8(ascii: "b"): result.append(0x08)
-                case UInt8(ascii: "f"): result.append(0x0C)
-                case UInt8(ascii: "n"): result.append(0x0A)
-                case UInt8(ascii: "r"): result.append(0x0D)
-                case UInt8(ascii: "t"): result.append(0x09)
-                case UInt8(ascii: "u"):
-                    var code = try parseHexQuad()
-                    if (0xD800...0xDBFF).contains(code), position + 1 < bytes.count,
-                        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-                    {
-                        let saved = position
-                        position += 2
-                        let low = try parseHexQuad()
-                        if (0xDC00...0xDFFF).contains(low) {
-                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                        } else {
-                            position = saved
-                        }
-                    }
-                    result.append(contentsOf: String(Unicode.Scalar(code) ?? "\u{FFFD}").utf8)
-                default:
-                    position -= 1
-                    let scalar = currentScalar
-                    throw failure(
-                        VisibleText.shows(scalar)
-                            ? "invalid escape '\\\(scalar)'" : "invalid escape: '\\' before \(VisibleText.codePoint(scalar))")
-                }
-            case 0..<0x20:
-                position -= 1
-                throw failure("control character \(VisibleText.codePoint(Unicode.Scalar(byte))) in a string")
-            default:
-                result.append(byte)
-            }
+    private func failure(stringProblem problem: JSONStringProblem) -> Failure {
+        switch problem {
+        case .unterminated: return failure("unterminated string")
+        case .controlCharacter:
+            return failure("control character \(VisibleText.codePoint(Unicode.Scalar(bytes[position]))) in a string")
+        case .invalidEscape:
+            let scalar = currentScalar
+            return failure(
+                VisibleText.shows(scalar) ? "invalid escape '\\\(scalar)'" : "invalid escape: '\\' before \(VisibleText.codePoint(scalar))")
+        case .incompleteUnicodeEscape: return failure("incomplete \\u escape")
+        case .invalidUnicodeEscape: return failure("invalid \\u escape")
+        case .notAString, .refusedEscape, .invalidUTF8: return failure("expected a string")  // not under the JSON policy
         }
     }
 
     private mutating func parseNumber() throws -> JSONValue {
-        let start = position
-        func digit(_ byte: UInt8?) -> UInt8? {
-            guard let value = byte.map({ $0 &- UInt8(ascii: "0") }), value < 10 else { return nil }
-            return value
+        guard let number = cursor.scanNumber() else { throw failure("invalid number") }
+        if !number.value.isFinite, options.contains(.rejectingInfiniteNumbers) {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[number.text]), as: UTF8.self)
+            throw Failure(problem: .infiniteNumber(text), offset: number.text.lowerBound)
         }
-        let negative = current == UInt8(ascii: "-")
-        if negative { position += 1 }
-        guard let first = digit(current) else { throw failure("invalid number") }
-        position += 1
-        // Integers of up to 15 digits (the usual case) are summed up while they are read.
-        var integer = Int(first)
-        while first != 0, let next = digit(current) {
-            integer = integer &* 10 &+ Int(next)
-            position += 1
-        }
-        var isInteger = position - start - (negative ? 1 : 0) <= 15
-        if current == UInt8(ascii: ".") {
-            isInteger = false
-            position += 1
-            guard digit(current) != nil else { throw failure("invalid number") }
-            while digit(current) != nil { position += 1 }
-        }
-        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-            isInteger = false
-            position += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
-            guard digit(current) != nil else { throw failure("invalid number") }
-            while digit(current) != nil { position += 1 }
-        }
-        if isInteger {
-            let magnitude = Double(integer)
-            return .number(negative ? -magnitude : magnitude)  // "-0" is -0, as in JSON.parse
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let number = Double(text) else { throw failure("invalid number") }
-        if !number.isFinite, options.contains(.rejectingInfiniteNumbers) {
-            throw Failure(problem: .infiniteNumber(text), offset: start)
-        }
-        return .number(number)
+        return .number(number.value)
     }
 }
