@@ -1,4 +1,6 @@
 'use strict';
+// Over 400 lines on purpose: one closure holds the page's state for all its views, and `anna
+// report` inlines this one file into an offline HTML file (no module loader in either page).
 // The inspector page: live (the JSON API and its event stream) or frozen (a report file with
 // the same data inlined). Every name, value and message goes into the page as text
 // (textContent, never markup), so nothing a stream or a task produces can run as code.
