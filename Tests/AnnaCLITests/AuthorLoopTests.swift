@@ -26,7 +26,7 @@ struct StrictTests {
     @Test("without --strict, errors are counted by kind in one line and the run succeeds")
     func summaryLine() async throws {
         let workspace = try Self.failingWorkspace()
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderrLinesWithoutNotes.count == 4)
@@ -41,14 +41,14 @@ struct StrictTests {
         try workspace.write("all.trace.json", #"{"items": [{"action": "viewed", "screen": "/home"}]}"#)
         let extra = command == "trace" ? ["--expect", workspace.file("all.trace.json")] : []
         let arguments = [command, "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")] + extra
-        let lenient = try await AnnaProcess.run(arguments)
+        let lenient = try await AnnaInProcess.run(arguments)
         #expect(lenient.status == 0)
-        let strict = try await AnnaProcess.run(arguments + ["--strict"])
+        let strict = try await AnnaInProcess.run(arguments + ["--strict"])
         #expect(strict.status == 1)
         #expect(
             strict.stderrLines.last
                 == "anna: 3 errors (1 task failed, 1 task file failed to load, 1 node error); failing the run (--strict)")
-        let clean = try await AnnaProcess.run(
+        let clean = try await AnnaInProcess.run(
             [command, "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--strict"] + extra)
         #expect(clean.status == 0)
         // The clean session never registers the node whose file is Broken.js.
@@ -67,7 +67,7 @@ struct StrictTests {
 
             """,
         ])
-        let output = try await AnnaProcess.run(
+        let output = try await AnnaInProcess.run(
             ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2", "--strict"])
         #expect(output.status == 1)
         #expect(output.stdoutLines == [#""after""#])
@@ -81,7 +81,7 @@ struct ModuleFolderTests {
     func wrongKindOfFolder() async throws {
         let workspace = try Workspace.shop()
         let module = workspace.file("module")
-        let tasks = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", module])
+        let tasks = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", module])
         #expect(tasks.status == 66)
         #expect(
             tasks.stderrLines == [
@@ -89,14 +89,14 @@ struct ModuleFolderTests {
             ])
         try workspace.write("bare/Screen.js", "match('a/tap', () => 1);\n")
         let bare = workspace.file("bare")
-        let noIndex = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", bare])
+        let noIndex = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", bare])
         #expect(noIndex.status == 66)
         #expect(
             noIndex.stderrLines == [
                 "anna: \(bare) is not an analytics module: it has no index.js (a module's index.js exports "
                     + "require('anna').configured({ task: __dirname + '/task' })); use --tasks \(bare) to run a task folder"
             ])
-        let taskFolder = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", module + "/task"])
+        let taskFolder = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", module + "/task"])
         #expect(taskFolder.status == 66)
         #expect(
             taskFolder.stderrLines.first?.hasPrefix(
@@ -127,11 +127,11 @@ struct ModuleFolderTests {
         let workspace = try Self.iOSLayout()
         let app = workspace.file("app")
         let arguments = ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("app/analytics.bundle")]
-        let allowed = try await AnnaProcess.run(arguments + ["--allow-read", app])
+        let allowed = try await AnnaInProcess.run(arguments + ["--allow-read", app])
         #expect(allowed.status == 0)
         #expect(allowed.stderr == "")
         #expect(allowed.stdoutLines == [#"{"viewed":"/home"}"#])
-        let refused = try await AnnaProcess.run(arguments)
+        let refused = try await AnnaInProcess.run(arguments)
         #expect(refused.status == 66)
         #expect(refused.stderrLines.count == 2)
         #expect(
@@ -163,7 +163,7 @@ struct InitVersionTests {
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
         #expect(try workspace.read("shop/types/anna/index.d.ts") == String(contentsOf: typings, encoding: .utf8))
         #expect(created.stdoutLines.contains("created \(folder)/types/anna/index.d.ts"))
-        let run = try await AnnaProcess.run(["run", "--events", folder + ".session.ndjson", "--module", folder, "--strict"])
+        let run = try await AnnaInProcess.run(["run", "--events", folder + ".session.ndjson", "--module", folder, "--strict"])
         #expect(run.status == 0)
         #expect(run.stdoutLines == [#"{"action":"selected","item":4,"title":"Boots"}"#])
         #expect(run.stderr == "")
@@ -212,10 +212,10 @@ struct InitVersionTests {
 
     @Test("--version prints the version; --help lists the exit codes")
     func version() async throws {
-        let output = try await AnnaProcess.run(["--version"])
+        let output = try await AnnaInProcess.run(["--version"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == ["0.4.0"])
-        let help = try await AnnaProcess.run(["--help"])
+        let help = try await AnnaInProcess.run(["--help"])
         #expect(help.stdout.contains("Exit codes:"))
         #expect(help.stdout.contains("  73  a file cannot be written: anna init into a folder that is not empty,"))
     }
@@ -224,7 +224,7 @@ struct InitVersionTests {
     func zeroResultNote() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('/home/ana-apeared', () => 1);\n")  // a typo
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stdout == "")
         #expect(output.stderrLines.last?.hasPrefix("anna: no task produced a result (7 operations replayed)") == true)
@@ -253,11 +253,11 @@ struct CheckLoaderTests {
 
             """,
         ])
-        let check = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
+        let check = try await AnnaInProcess.run(["check", "--module", workspace.file("module")])
         #expect(check.stderr == "")
         #expect(check.status == 0)
         #expect(check.stdoutLines == ["index.js", "  3:\t/home/ana-appeared", "1 file, 1 pattern, 0 problems"])
-        let run = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let run = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(run.stdoutLines == [#""AT /HOME""#])
     }
 
@@ -267,7 +267,7 @@ struct CheckLoaderTests {
             "module/index.js": "// the module\nmodule.exports = require('anna').configured({ task: __dirname + '/task' ));\n// end\n",
             "module/task/index.js": "match('a/tap', () => 1);\n",
         ])
-        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
         #expect(output.stdoutLines == ["index.js", "  1:\ta/tap", "1 file, 1 pattern, 1 problem"])
         #expect(output.stderrLines.count == 1)
@@ -278,10 +278,10 @@ struct CheckLoaderTests {
     func allowRead() async throws {
         let workspace = try ModuleFolderTests.iOSLayout()
         let module = workspace.file("app/analytics.bundle")
-        let allowed = try await AnnaProcess.run(["check", "--module", module, "--allow-read", workspace.file("app")])
+        let allowed = try await AnnaInProcess.run(["check", "--module", module, "--allow-read", workspace.file("app")])
         #expect(allowed.status == 0)
         #expect(allowed.stdoutLines == ["index.js", "  1:\t/home/ana-appeared", "1 file, 1 pattern, 0 problems"])
-        let refused = try await AnnaProcess.run(["check", "--module", module])
+        let refused = try await AnnaInProcess.run(["check", "--module", module])
         #expect(refused.status == 1)
         #expect(refused.stderrLines.first?.hasPrefix("\(module)/index.js:1: Error: Access denied: module '../anna.bundle' from ") == true)
         #expect(refused.stderrLines.last?.hasPrefix("anna: modules may read only below the module's folder and the core; add --allow-read") == true)
@@ -300,7 +300,7 @@ struct ResultWarningTests {
 
             """,
         ])
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--strict"])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--strict"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#"{"ok":1}"#])
         #expect(output.stderrLines.count == 1)

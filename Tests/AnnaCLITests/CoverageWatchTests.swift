@@ -18,7 +18,7 @@ struct CoverageTests {
     @Test("--coverage prints a table of task files and task counts on standard error")
     func table() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaProcess.run(
+        let output = try await AnnaInProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--coverage"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
@@ -31,7 +31,7 @@ struct CoverageTests {
     @Test("--coverage=FILE writes the coverage as JSON")
     func json() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
             "--coverage=\(workspace.file("coverage.json"))",
         ])
@@ -46,7 +46,7 @@ struct CoverageTests {
     @Test("without --coverage, tasks that never ran are named in one line")
     func neverRanNote() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(
             output.stderrLines.first?.hasPrefix("anna: 2 of 4 tasks never ran ('list/item/explode' at \(workspace.file("module/task/index.js")):3")
@@ -65,7 +65,7 @@ struct CoverageTests {
 
             """
         ])
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("s.ndjson"), "--module", RepositoryFixtures.protocolModule.path,
             "--allow-read", RepositoryFixtures.folder.path, "--coverage",
         ])
@@ -77,7 +77,7 @@ struct CoverageTests {
     @Test("check --events replays the stream and prints the coverage after the patterns")
     func checkEvents() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
+        let output = try await AnnaInProcess.run(["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.first == "index.js")
         #expect(output.stdoutLines.contains("index.js: loaded"))
@@ -92,7 +92,7 @@ struct LocationWatchTests {
     func failureLocation() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("x.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode"}"# + "\n")
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
         let taskFile = workspace.file("module/task/index.js")
         let line = output.stderrLines.first ?? ""
         // The task's line is the match() call's; its column is the core's to choose.

@@ -10,7 +10,7 @@ struct DemoSessionTests {
 
     @Test("replaying the committed session gives exactly the committed results")
     func goldenResults() async throws {
-        let output = try await AnnaProcess.run(["run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module])
+        let output = try await AnnaInProcess.run(["run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module])
         let expected = try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)
         #expect(output.status == 0)
         #expect(output.stderr == "")
@@ -22,7 +22,7 @@ struct DemoSessionTests {
     func traceFile() async throws {
         let session = try String(contentsOf: Self.demo.appendingPathComponent("session.ndjson"), encoding: .utf8)
         #expect(session.split(separator: "\n").count > 3000)
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "trace", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", module,
             "--expect", Self.demo.appendingPathComponent("session.trace.json").path,
         ])
@@ -47,7 +47,7 @@ struct DemoSessionTests {
         #expect(demo.terminationStatus == 0)
         let recording = try workspace.read("recorded.ndjson")
         #expect(recording.hasPrefix(#"{"op":"version","version":1}"#))
-        let replay = try await AnnaProcess.run(["run", "--events", workspace.file("recorded.ndjson"), "--module", module])
+        let replay = try await AnnaInProcess.run(["run", "--events", workspace.file("recorded.ndjson"), "--module", module])
         #expect(replay.status == 0)
         #expect(!live.isEmpty)
         #expect(replay.stdout == live)

@@ -15,7 +15,7 @@ struct HostileInputTests {
         let workspace = try Workspace.shop()
         let file = workspace.file("bad.ndjson")
         try workspace.write("bad.ndjson", try workspace.read("session.ndjson") + line + "\n" + #"{"op":"event","id":3,"name":"did-select"}"# + "\n")
-        return (try await AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")]), file)
+        return (try await AnnaInProcess.run(["run", "--events", file, "--module", workspace.file("module")]), file)
     }
 
     @Test(
@@ -89,7 +89,7 @@ struct HostileInputTests {
         let session = try workspace.read("session.ndjson")
         try workspace.write("bom.ndjson", "\u{FEFF}" + session + #"{"op":"teleport"}"# + "\n")
         let file = workspace.file("bom.ndjson")
-        let output = try await AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", file, "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
@@ -110,7 +110,7 @@ struct HostileInputTests {
         var arguments = [command, "--module", workspace.file("module"), "--time-limit", value.given]
         if command != "check" { arguments += ["--events", workspace.file("session.ndjson")] }
         if command == "trace" { arguments += ["--expect", workspace.file("none.json")] }
-        let output = try await AnnaProcess.run(arguments)
+        let output = try await AnnaInProcess.run(arguments)
         #expect(output.status == 64)
         #expect(output.stderrLines.first == "Error: --time-limit must be from 0.001 to 3600 seconds, got \(value.shown).")
         #expect(output.stdout == "")
@@ -119,17 +119,17 @@ struct HostileInputTests {
     @Test("--time-limit at the ends of its range is accepted; --help says the range")
     func timeLimitEnds() async throws {
         let workspace = try Workspace.shop()
-        let longest = try await AnnaProcess.run(
+        let longest = try await AnnaInProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--time-limit", "3600"])
         #expect(longest.status == 0)
         #expect(longest.stdoutLines.count == 2)
-        let shortest = try await AnnaProcess.run(
+        let shortest = try await AnnaInProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--time-limit", "0.001"])
         #expect(shortest.status == 0 || shortest.status == 66, "a millisecond may be too short to load the module: \(shortest.stderr)")
-        let help = try await AnnaProcess.run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try await AnnaInProcess.run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--time-limit <seconds> Seconds of CPU time one operation may run in JavaScript, from 0.001 to 3600. (default: 2.0)"))
         #expect(help.contains("--memory-limit <MB> Megabytes the JavaScript heap may hold, from 16 to 1048576. (default: 512)"))
-        let tiny = try await AnnaProcess.run(
+        let tiny = try await AnnaInProcess.run(
             ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--memory-limit", "8"])
         #expect(tiny.status == 64)
         #expect(tiny.stderr.contains("Error: --memory-limit must be from 16 to 1048576 MB, got 8."))

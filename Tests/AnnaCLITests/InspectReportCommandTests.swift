@@ -12,7 +12,7 @@ struct InspectReportCommandTests {
     @Test("anna report writes one self-contained file with the session's data and the trace check")
     func report() async throws {
         let folder = try TemporaryFolder()
-        let output = try await AnnaProcess.run(
+        let output = try await AnnaInProcess.run(
             [
                 "report", "--events", session, "--module", module, "-o", folder.file("r.html"), "--expect",
                 demo.appendingPathComponent("session.trace.json").path,
@@ -37,7 +37,7 @@ struct InspectReportCommandTests {
     @Test("a failing trace makes anna report exit 1, after writing the report")
     func failingTrace() async throws {
         let folder = try TemporaryFolder(["t.json": #"{"name": "never", "items": [{"event": "no such result"}]}"#])
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "report", "--events", session, "--module", module, "-o", folder.file("r.html"), "--expect", folder.file("t.json"),
         ])
         #expect(output.status == 1)
@@ -48,7 +48,7 @@ struct InspectReportCommandTests {
     @Test("anna report reads trace files as anna trace does: an unknown key is a usage error at its line")
     func traceFileMistakes() async throws {
         let folder = try TemporaryFolder(["t.json": "{\n  \"name\": \"n\",\n  \"enforceOrdr\": true,\n  \"items\": []\n}\n"])
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "report", "--events", session, "--module", module, "-o", folder.file("r.html"), "--expect", folder.file("t.json"),
         ])
         #expect(output.status == 64)
@@ -60,7 +60,7 @@ struct InspectReportCommandTests {
 
     @Test("missing input and a bind beyond loopback without a token are refused with what to do")
     func refusals() async throws {
-        let missing = try await AnnaProcess.run(["report", "--events", "/nonexistent.ndjson", "--module", module, "-o", "/tmp/never.html"])
+        let missing = try await AnnaInProcess.run(["report", "--events", "/nonexistent.ndjson", "--module", module, "-o", "/tmp/never.html"])
         #expect(missing.status == 66)
         #expect(missing.stderrLines == ["anna: no such event stream: /nonexistent.ndjson"])
         let open = try await AnnaProcess.run(["inspect", "--events", session, "--module", module, "--host", "0.0.0.0"], timeout: 20)

@@ -30,7 +30,7 @@ struct LoadWarningTests {
     @Test("anna run names a task file never loaded beside the namespace without a file, once, and exits 0")
     func runWarns() async throws {
         let workspace = try Self.notes()
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--strict",
         ])
         #expect(output.status == 0)
@@ -41,7 +41,7 @@ struct LoadWarningTests {
     @Test("--require-coverage lists each file never loaded and each task never ran with file:line, and exits 1")
     func runRequiresCoverage() async throws {
         let workspace = try Self.notes()
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--require-coverage",
         ])
         #expect(output.status == 1)
@@ -58,7 +58,7 @@ struct LoadWarningTests {
         try workspace.write("module/task/index.js", "match('/notes/ana-appeared', () => ({ event: 'screen_view' }));\n")
         try FileManager.default.moveItem(
             atPath: workspace.file("module/task/NoteDetail.js"), toPath: workspace.file("module/task/NoteDetailViewController.js"))
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--require-coverage",
         ])
         #expect(output.status == 0)
@@ -70,7 +70,7 @@ struct LoadWarningTests {
     func checkCounts() async throws {
         let workspace = try Self.notes()
         try workspace.write("module/task/index.js", "match('/notes/ana-appeared', () => ({ event: 'screen_view' }));\n")
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson"),
         ])
         #expect(output.status == 1)
@@ -81,7 +81,7 @@ struct LoadWarningTests {
     @Test("anna check --require-coverage needs --events (64)")
     func checkNeedsEvents() async throws {
         let workspace = try Self.notes()
-        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module"), "--require-coverage"])
+        let output = try await AnnaInProcess.run(["check", "--module", workspace.file("module"), "--require-coverage"])
         #expect(output.status == 64)
         #expect(output.stderr.contains("--require-coverage needs --events FILE"))
     }
@@ -92,10 +92,10 @@ struct LoadWarningTests {
         let arguments = [
             "trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--expect", workspace.file("trace.json"),
         ]
-        let plain = try await AnnaProcess.run(arguments)
+        let plain = try await AnnaInProcess.run(arguments)
         #expect(plain.status == 0)
         #expect(plain.stderrLines == [Self.warning])
-        let required = try await AnnaProcess.run(arguments + ["--require-coverage"])
+        let required = try await AnnaInProcess.run(arguments + ["--require-coverage"])
         #expect(required.status == 1)
         #expect(required.stdoutLines.last == "1 passed, 0 failed")
         #expect(required.stderrLines.last == "anna: --require-coverage: 1 task file never loaded, 1 task never ran; failing the run")

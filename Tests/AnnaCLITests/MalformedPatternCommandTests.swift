@@ -17,7 +17,7 @@ struct MalformedPatternCommandTests {
 
             """,
         ])
-        let run = try await AnnaProcess.run(["run", "--events", folder.file("s.ndjson"), "--tasks", folder.file("task")])
+        let run = try await AnnaInProcess.run(["run", "--events", folder.file("s.ndjson"), "--tasks", folder.file("task")])
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty, "the file's other task is not loaded either")
         let errors = run.stderrLines.filter { $0.contains("error") }

@@ -26,7 +26,7 @@ struct OutboxCommandTests {
         #expect(run.status == 0)
         #expect(run.stdout == (try expectedResults))
         #expect(run.stderr.contains("every result delivered (session demo; 0 dead letters)"))
-        let stats = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let stats = try await AnnaInProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(stats.stdout.contains(#""pending":0"#))
         let lines = collector.stop()
         #expect(lines.filter { $0.hasSuffix(": 503 (injected)") }.count == 2)
@@ -37,17 +37,17 @@ struct OutboxCommandTests {
     func flushLater() async throws {
         let workspace = try Workspace()
         let outbox = workspace.file("outbox.sqlite")
-        let run = try await AnnaProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox, "--session", "later"])
+        let run = try await AnnaInProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox, "--session", "later"])
         #expect(run.status == 0)
         let count = (try expectedResults).split(separator: "\n").count
         #expect(run.stderr.contains("\(count) results waiting (session later)"))
-        let before = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let before = try await AnnaInProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(before.stdout.contains(#""pending":\#(count)"#))
 
         let collector = try CollectorProcess(store: workspace.file("collected.sqlite"))
         let flush = try await AnnaProcess.run(["outbox", "flush", outbox, "--deliver", collector.url], timeout: 120)
         #expect(flush.status == 0)
-        let after = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let after = try await AnnaInProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(after.stdout.contains(#""pending":0"#))
         #expect(Self.newResults(in: collector.stop()) == count)
     }

@@ -34,7 +34,7 @@ struct OutboxTrustCommandTests {
         let requests = collector.stop().filter { $0.contains("(injected)") }.count
         #expect(requests < 60, "\(requests) requests for \(Self.results) results")
 
-        let stats = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let stats = try await AnnaInProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(stats.stdout.contains(#""pending":\#(Self.results)"#) && stats.stdout.contains(#""deadLetter":0"#), "\(stats.stdout)")
     }
 
@@ -42,7 +42,7 @@ struct OutboxTrustCommandTests {
     func aClosedPort() async throws {
         let workspace = try Workspace()
         let outbox = workspace.file("outbox.sqlite")
-        let run = try await AnnaProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox])
+        let run = try await AnnaInProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox])
         #expect(run.status == 0)
         let port = try Self.closedPort()
         let flush = try await AnnaProcess.run(
@@ -61,7 +61,7 @@ struct OutboxTrustCommandTests {
         ])
     func unboundedNumbersForRun(_ option: [String]) async throws {
         let workspace = try Workspace()
-        let run = try await AnnaProcess.run(
+        let run = try await AnnaInProcess.run(
             ["run", "--events", session, "--module", module, "--outbox", workspace.file("o.sqlite")] + option)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("\(option[0]) must be a number of seconds"), "\(run.stderr)")
@@ -71,7 +71,7 @@ struct OutboxTrustCommandTests {
     @Test("unbounded timeouts of flush are usage errors", arguments: ["inf", "nan", "1e300", "-1"])
     func unboundedNumbersForFlush(_ value: String) async throws {
         let workspace = try Workspace()
-        let flush = try await AnnaProcess.run(
+        let flush = try await AnnaInProcess.run(
             ["outbox", "flush", workspace.file("o.sqlite"), "--deliver", "http://127.0.0.1:9/batch", "--timeout=\(value)"])
         #expect(flush.status == 64, "\(flush.stderr)")
         #expect(flush.stderr.contains("--timeout must be a number of seconds from 0 up to 604800"), "\(flush.stderr)")
@@ -86,7 +86,7 @@ struct OutboxTrustCommandTests {
         for file in [database, workspace.file("notes.txt")] {
             let before = try Data(contentsOf: URL(fileURLWithPath: file))
             let listing = try FileManager.default.contentsOfDirectory(atPath: workspace.path).sorted()
-            let result = try await AnnaProcess.run(["outbox", command, file])
+            let result = try await AnnaInProcess.run(["outbox", command, file])
             #expect(result.status == 66, "\(result.stderr)")
             #expect(result.stderr.contains("\(file): not an outbox file"), "\(result.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
@@ -105,7 +105,7 @@ struct OutboxTrustCommandTests {
         let summary = try #require(run.stderr.split(separator: "\n").last.map(String.init))
         let lost = Int(summary.split(separator: " ").dropFirst(2).first ?? "") ?? -1
         #expect(summary.contains("could not be written and are lost"), "\(run.stderr)")
-        let stats = try await AnnaProcess.run(["outbox", "stats", outbox, "--json"])
+        let stats = try await AnnaInProcess.run(["outbox", "stats", outbox, "--json"])
         #expect(stats.status == 0)
         let pending = Self.number("pending", in: stats.stdout)
         #expect(lost > 0 && pending + lost == Self.results, "\(lost) lost, \(pending) kept: \(stats.stdout)")

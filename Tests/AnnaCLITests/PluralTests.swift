@@ -13,10 +13,12 @@ struct PluralTests {
             "none.ndjson": #"{"op":"register","id":1,"parent":null,"name":"__root__"}"# + "\n",
         ])
         try workspace.write("one.ndjson", try workspace.read("one.ndjson") + #"{"op":"event","id":1,"name":"tap"}"# + "\n")
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("one.ndjson"), "--tasks", workspace.file("tasks"), "--keep-going"])
+        let output = try await AnnaInProcess.run([
+            "run", "--events", workspace.file("one.ndjson"), "--tasks", workspace.file("tasks"), "--keep-going",
+        ])
         #expect(output.status == 0)
         #expect(output.stderrLines.last == "anna: 3 lines, 2 operations, 1 result, 1 malformed line skipped")
-        let none = try await AnnaProcess.run(["run", "--events", workspace.file("none.ndjson"), "--tasks", workspace.file("tasks")])
+        let none = try await AnnaInProcess.run(["run", "--events", workspace.file("none.ndjson"), "--tasks", workspace.file("tasks")])
         #expect(none.stderrLines.contains { $0.hasPrefix("anna: no task produced a result (1 operation replayed)") }, "\(none.stderr)")
     }
 }

@@ -8,7 +8,7 @@ struct RunCommandTests {
     @Test("prints each result as a line of compact JSON, in order")
     func results() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(
             output.stdoutLines == [
@@ -21,7 +21,7 @@ struct RunCommandTests {
     @Test("--meta wraps each result with task, path and event; --tasks uses the bundled core")
     func metaAndTasks() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("session.ndjson"), "--tasks", workspace.file("module/task"), "--meta",
         ])
         #expect(output.status == 0)
@@ -69,7 +69,7 @@ struct RunCommandTests {
                 {"op":"event","id":3,"name":"did-select","time":1007}
 
                 """)
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
@@ -95,7 +95,7 @@ struct RunCommandTests {
     func malformedKinds(line: String, message: String) async throws {
         let workspace = try Workspace.shop()
         try workspace.write("bad.ndjson", line + "\n")
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 65)
         #expect(output.stderrLines == ["\(workspace.file("bad.ndjson")):1: \(message)"])
     }
@@ -112,7 +112,7 @@ struct RunCommandTests {
                 {"op":"event","id":3,"name":"did-select","time":1009}
 
                 """)
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("mixed.ndjson"), "--module", workspace.file("module"), "--keep-going",
         ])
         let file = workspace.file("mixed.ndjson")
@@ -132,10 +132,10 @@ struct RunCommandTests {
     func console() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("log.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"log"}"# + "\n")
-        let toStderr = try await AnnaProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
+        let toStderr = try await AnnaInProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
         #expect(toStderr.stdoutLines.count == 2)
         #expect(toStderr.stderrLinesWithoutNotes == ["logged from /home/list/item"])
-        let toFile = try await AnnaProcess.run([
+        let toFile = try await AnnaInProcess.run([
             "run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt"),
         ])
         #expect(toFile.stderrLinesWithoutNotes == [])
@@ -146,13 +146,13 @@ struct RunCommandTests {
     func missingInputs() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("broken/index.js", "module.exports = ;\n")
-        let noStream = try await AnnaProcess.run(["run", "--events", workspace.file("none.ndjson"), "--module", workspace.file("module")])
+        let noStream = try await AnnaInProcess.run(["run", "--events", workspace.file("none.ndjson"), "--module", workspace.file("module")])
         #expect(noStream.status == 66)
         #expect(noStream.stderrLines == ["anna: no such event stream: \(workspace.file("none.ndjson"))"])
-        let noModule = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("nowhere")])
+        let noModule = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("nowhere")])
         #expect(noModule.status == 66)
         #expect(noModule.stderrLines == ["anna: no such module: \(workspace.file("nowhere"))"])
-        let broken = try await AnnaProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("broken")])
+        let broken = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("broken")])
         #expect(broken.status == 66)
         #expect(broken.stderr.hasPrefix("anna: cannot load analytics module \(workspace.file("broken")): SyntaxError:"))
         #expect(broken.stderr.contains("(at \(workspace.file("broken/index.js")):1"))
@@ -162,7 +162,7 @@ struct RunCommandTests {
     func snapshotOp() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("snap.ndjson", try workspace.read("session.ndjson") + #"{"op":"snapshot"}"# + "\n")
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("snap.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("snap.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderr.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
@@ -170,7 +170,7 @@ struct RunCommandTests {
 
     @Test("--help of every command shows examples", arguments: ["run", "snapshot", "trace", "check", "init"])
     func help(command: String) async throws {
-        let output = try await AnnaProcess.run([command, "--help"])
+        let output = try await AnnaInProcess.run([command, "--help"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("Examples:"))
         #expect(output.stdout.contains("anna \(command)"))
@@ -178,7 +178,7 @@ struct RunCommandTests {
 
     @Test("bad arguments exit 64")
     func badArguments() async throws {
-        let output = try await AnnaProcess.run(["run", "--events", "x.ndjson"])
+        let output = try await AnnaInProcess.run(["run", "--events", "x.ndjson"])
         #expect(output.status == 64)
         #expect(output.stderr.contains("Give exactly one of --module DIR and --tasks DIR."))
     }
@@ -200,10 +200,10 @@ struct RunCommandMoreTests {
 
             """,
         ])
-        let plain = try await AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
+        let plain = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
         #expect(plain.stdoutLines == ["1"])
         #expect(plain.stderrLines == ["Screen.js loaded"])
-        let debug = try await AnnaProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module"), "--debug"])
+        let debug = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module"), "--debug"])
         #expect(debug.stdoutLines == ["1"], "the reloaded file's tasks replace the old ones instead of doubling them")
         #expect(debug.stderrLines == ["Screen.js loaded", "Screen.js loaded"])
     }
@@ -219,7 +219,7 @@ struct RunCommandMoreTests {
 
             """,
         ])
-        let output = try await AnnaProcess.run([
+        let output = try await AnnaInProcess.run([
             "run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2",
         ])
         #expect(output.status == 0)
@@ -279,7 +279,7 @@ struct RunCommandBatchTests {
             stream += "\n"
         }
         try workspace.write("long.ndjson", stream)
-        let output = try await AnnaProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
+        let output = try await AnnaInProcess.run(["run", "--events", file, "--module", workspace.file("module"), "--keep-going"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
         #expect(
@@ -298,7 +298,7 @@ struct RunCommandBatchTests {
             + #"{"op":"update","id":3,"keyPath":"title","value":"\#(title)"}"# + "\n"
             + #"{"op":"event","id":3,"name":"did-select"}"#
         try workspace.write("crlf.ndjson", stream.replacingOccurrences(of: "\n", with: "\r\n"))
-        let output = try await AnnaProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
         #expect(output.status == 0)
         #expect(output.stderrLinesWithoutNotes == [])
         #expect(

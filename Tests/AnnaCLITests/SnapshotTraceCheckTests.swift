@@ -8,13 +8,13 @@ struct SnapshotTraceCheckTests {
     func snapshotFormats() async throws {
         let workspace = try Workspace.shop()
         let arguments = ["snapshot", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")]
-        let markup = try await AnnaProcess.run(arguments)
+        let markup = try await AnnaInProcess.run(arguments)
         #expect(markup.status == 0)
         #expect(markup.stdout.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
         #expect(markup.stdout.contains(#"<item id="3" class="ana-node" createdAt="1003" index="4">"#))
-        let json = try await AnnaProcess.run(arguments + ["--format", "json"])
+        let json = try await AnnaInProcess.run(arguments + ["--format", "json"])
         #expect(json.stdout.contains(#""name":"item""#))
-        let dot = try await AnnaProcess.run(arguments + ["--format", "dot"])
+        let dot = try await AnnaInProcess.run(arguments + ["--format", "dot"])
         #expect(
             dot.stdoutLines == [
                 "digraph focus {",
@@ -136,7 +136,7 @@ struct SnapshotTraceCheckTests {
             // A `#!` line loads in a run, so it passes the check too.
             "module/task/Tool.js": "#!/usr/bin/env node\nmatch('tool/tap', () => 3);\n",
         ])
-        let output = try await AnnaProcess.run(["check", "--module", workspace.file("module")])
+        let output = try await AnnaInProcess.run(["check", "--module", workspace.file("module")])
         #expect(output.status == 1)
         #expect(
             output.stdoutLines == [
@@ -156,20 +156,20 @@ struct SnapshotTraceCheckTests {
         #expect(output.stderrLines.last?.hasPrefix("\(folder)/Shop/Cart.js:2: PatternError: Malformed pattern 'cart//tap'") == true)
 
         // The same folder reached through `..` is checked the same way (Broken.js fails it).
-        let throughDots = try await AnnaProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
+        let throughDots = try await AnnaInProcess.run(["check", "--tasks", workspace.file("module/task/Shop/..")])
         #expect(throughDots.status == 1)
         #expect(throughDots.stdout == output.stdout)
         try workspace.write("clean/index.js", "match('a/tap', () => 1);\n")
-        let clean = try await AnnaProcess.run(["check", "--tasks", workspace.file("clean")])
+        let clean = try await AnnaInProcess.run(["check", "--tasks", workspace.file("clean")])
         #expect(clean.status == 0)
         #expect(clean.stdoutLines == ["index.js", "  1:\ta/tap", "1 file, 1 pattern, 0 problems"])
         #expect(clean.stderr == "")
-        let none = try await AnnaProcess.run(["check", "--tasks", workspace.file("nothing")])
+        let none = try await AnnaInProcess.run(["check", "--tasks", workspace.file("nothing")])
         #expect(none.status == 66)
         #expect(none.stderrLines == ["anna: no such task folder: \(workspace.file("nothing"))"])
         try workspace.write("flat/task", "not a folder")
         try workspace.write("flat/index.js", "module.exports = require('anna').configured({ task: __dirname + '/task' });\n")
-        let notFolder = try await AnnaProcess.run(["check", "--module", workspace.file("flat")])
+        let notFolder = try await AnnaInProcess.run(["check", "--module", workspace.file("flat")])
         #expect(notFolder.status == 66)
         #expect(notFolder.stderrLines == ["anna: not a folder: \(workspace.file("flat/task"))"])
     }
@@ -179,7 +179,7 @@ struct SnapshotTraceCheckTests {
     func trace(_ workspace: Workspace, events: String, expect: String, junit: String? = nil, extra: [String] = []) async throws
         -> AnnaProcess.Output
     {
-        try await AnnaProcess.run(
+        try await AnnaInProcess.run(
             ["trace", "--events", workspace.file(events), "--module", workspace.file("module"), "--expect", workspace.file(expect)]
                 + (junit.map { ["--junit", workspace.file($0)] } ?? []) + extra)
     }

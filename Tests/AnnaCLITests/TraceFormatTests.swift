@@ -28,7 +28,7 @@ struct TraceFormatTests {
 
     private func trace(_ workspace: Workspace, _ trace: String, _ extra: [String] = []) async throws -> AnnaProcess.Output {
         try workspace.write("t.json", trace)
-        return try await AnnaProcess.run(
+        return try await AnnaInProcess.run(
             ["trace", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--expect", workspace.file("t.json")]
                 + extra)
     }

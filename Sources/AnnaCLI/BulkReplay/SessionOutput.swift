@@ -148,10 +148,17 @@ final class SessionStandardOutput: SessionOutput {
 /// Standard output and standard error shared by the workers: each write whole, under a lock.
 final class StandardOutputWriter: Sendable {
     private let lock = Locked(())
+    /// Standard output, as it was when the writer was made (the workers are threads of their own).
+    private let output = StandardStreams.current.output
 
     /// Writes `bytes` to standard output in one piece.
     func write(_ bytes: [UInt8]) {
-        lock.withLock { _ in FileHandle.standardOutput.write(Data(bytes)) }
+        lock.withLock { _ in
+            switch output {
+            case let .memory(capture): capture.append(bytes)
+            default: FileHandle.standardOutput.write(Data(bytes))
+            }
+        }
     }
 }
 
@@ -161,7 +168,7 @@ final class MessageWriter: OutputSink {
     private let lock = Locked(())
     private let sink: any OutputSink
 
-    init(sink: any OutputSink = FileHandleOutputSink.standardError) {
+    init(sink: any OutputSink = StandardStreams.current.error) {
         self.sink = sink
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `anna` command: write and test analytics task scripts against recorded sessions.
 public struct AnnaCommand: ParsableCommand {
@@ -31,26 +32,36 @@ public struct AnnaCommand: ParsableCommand {
     public init() {}
 
     /// Runs `anna` with the process's arguments (after ``normalized(_:)``), then exits.
+    public static func runFromCommandLine() -> Never {
+        Foundation.exit(execute(normalized(Array(CommandLine.arguments.dropFirst()))))
+    }
+
+    /// Parses `arguments`, runs the command, and returns its exit status, writing through
+    /// ``StandardStreams/current`` (tests run commands in-process this way).
     ///
     /// The one place a failure is said: a ``CommandFailure`` writes its lines on standard
-    /// error and exits with its code; any other error (bad arguments, `--help`) is the
-    /// argument parser's to report.
-    public static func runFromCommandLine() -> Never {
+    /// error and gives its code; any other error is the argument parser's to word (bad
+    /// arguments on standard error, `--help` and `--version` on standard output).
+    package static func execute(_ arguments: [String]) -> Int32 {
+        let streams = StandardStreams.current
         do {
-            var command = try parseAsRoot(normalized(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(arguments)
             try command.run()
+            return ExitCode.success.rawValue
         } catch let failure as CommandFailure {
-            for line in failure.lines { printError(line) }
-            exit(withError: failure.exitCode)
+            for line in failure.lines { streams.error.writeLine(line) }
+            return failure.exitCode.rawValue
         } catch {
-            exit(withError: error)
+            let message = fullMessage(for: error)
+            let code = exitCode(for: error)
+            if !message.isEmpty { (code == .success ? streams.output : streams.error).writeLine(message) }
+            return code.rawValue
         }
-        exit(withError: nil)
     }
 
     /// The arguments with `--coverage=FILE` spelt `--coverage-file FILE`: the argument parser
     /// has no option whose value may be left out, and `--coverage` alone is a flag.
-    static func normalized(_ arguments: [String]) -> [String] {
+    package static func normalized(_ arguments: [String]) -> [String] {
         var result: [String] = []
         for (position, argument) in arguments.enumerated() {
             if argument == "--" {

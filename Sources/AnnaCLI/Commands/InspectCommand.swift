@@ -89,7 +89,7 @@ struct InspectCommand: ParsableCommand {
     static func makeSession(
         source: StreamSource, module: ModuleOptions, playing: Bool, configuration: InspectorConfiguration
     ) throws -> StreamSession {
-        let console = Console(output: FileHandleOutputSink.standardError)
+        let console = Console(output: StandardStreams.current.error)
         // Loaded once here, so a module that cannot load stops the command with its message and hint.
         _ = try module.loadEngine(console: console, onResult: { _ in })
         let engineConfiguration = try module.engineConfiguration(console: console)

@@ -25,12 +25,13 @@ struct OutboxCommand: ParsableCommand {
         }
         var configuration = OutboxConfiguration()
         configuration.readOnly = readOnly
+        let standardError = StandardStreams.current.error  // the outbox reports from threads of its own
         do {
             do {
-                return try Outbox(path: path, configuration: configuration) { printError("\($0)") }
+                return try Outbox(path: path, configuration: configuration) { standardError.writeLine("\($0)") }
             } catch OutboxError.storage where readOnly {
                 // Damaged (it is an outbox, or the read-only open would have said otherwise): salvaged.
-                return try Outbox(path: path) { printError("\($0)") }
+                return try Outbox(path: path) { standardError.writeLine("\($0)") }
             }
         } catch {
             throw CommandFailure("\(error)", exitCode: ExitCodes.noInput)

@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
             throw CommandFailure("anna: no such event stream: \(events)", exitCode: ExitCodes.noInput)
         }
         let traces = try expect.map(Trace.loadFile)
-        let console = Console(output: FileHandleOutputSink.standardError)
+        let console = Console(output: StandardStreams.current.error)
         _ = try module.loadEngine(console: console, onResult: { _ in })  // a module that cannot load stops here, with its hint
         let configuration = try module.engineConfiguration(console: console)
         let values = Locked<[JSONValue]>([])

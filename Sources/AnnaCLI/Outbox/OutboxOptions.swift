@@ -92,7 +92,8 @@ final class OutboxRun: Sendable {
         throws
     {
         do {
-            let outbox = try Outbox(path: path, configuration: configuration) { printError("\($0)") }
+            let standardError = StandardStreams.current.error  // the outbox reports from threads of its own
+            let outbox = try Outbox(path: path, configuration: configuration) { standardError.writeLine("\($0)") }
             self.outbox = outbox
             uploader = try upload.map { try OutboxUploader(outbox: outbox, configuration: $0) }
         } catch let error as OutboxError {

@@ -11,21 +11,32 @@ final class OutputBuffer {
     static let capacity = 1 << 18
 
     private let descriptor: Int32
+    /// Where the bytes go instead of `descriptor` (standard output captured in a test).
+    private let capture: StandardStreams.Capture?
     private let name: String
+    /// Where a write error is said.
+    private let errors = StandardStreams.current.error
     private var bytes: [UInt8] = []
     /// The first write error; nothing is written after it.
     private(set) var failure: String?
 
     /// A buffer for `descriptor`, named `name` in messages (`standard output`).
-    init(descriptor: Int32, name: String) {
+    convenience init(descriptor: Int32, name: String) {
+        self.init(descriptor: descriptor, capture: nil, name: name)
+    }
+
+    private init(descriptor: Int32, capture: StandardStreams.Capture?, name: String) {
         self.descriptor = descriptor
+        self.capture = capture
         self.name = name
         bytes.reserveCapacity(Self.capacity + 4_096)
     }
 
     /// Standard output.
     static func standardOutput() -> OutputBuffer {
-        OutputBuffer(descriptor: STDOUT_FILENO, name: "standard output")
+        let capture: StandardStreams.Capture? =
+            if case let .memory(capture) = StandardStreams.current.output { capture } else { nil }
+        return OutputBuffer(descriptor: STDOUT_FILENO, capture: capture, name: "standard output")
     }
 
     /// Appends `data`.
@@ -50,6 +61,7 @@ final class OutputBuffer {
     func flush() {
         defer { bytes.removeAll(keepingCapacity: true) }
         guard failure == nil, !bytes.isEmpty else { return }
+        if let capture { return capture.append(bytes) }
         bytes.withUnsafeBytes { data in
             var offset = 0
             while offset < data.count, let base = data.baseAddress {
@@ -61,7 +73,7 @@ final class OutputBuffer {
                 } else {
                     let reason = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
                     failure = reason
-                    printError("anna: cannot write the results to \(name): \(reason)")
+                    errors.writeLine("anna: cannot write the results to \(name): \(reason)")
                     return
                 }
             }

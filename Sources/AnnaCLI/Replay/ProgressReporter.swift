@@ -8,6 +8,8 @@ import Foundation
 /// first, so nothing lands glued to it.
 final class ProgressReporter: OutputSink {
     private let enabled: Bool
+    /// Standard error, as it was when the reporter was made (workers write from threads of their own).
+    private let standardError = StandardStreams.current.error
     private let interval: TimeInterval
     private let start = Date()
     /// When the line was last drawn, and whether it is on the screen now.
@@ -16,7 +18,7 @@ final class ProgressReporter: OutputSink {
     /// Shows progress when standard error is a terminal, every `interval` seconds (the
     /// environment variable `ANNA_PROGRESS_INTERVAL` overrides the default of 0.25 s).
     init(
-        enabled: Bool = isatty(STDERR_FILENO) == 1,
+        enabled: Bool = StandardStreams.current.error.isTerminal,
         interval: TimeInterval = ProcessInfo.processInfo.environment["ANNA_PROGRESS_INTERVAL"].flatMap(Double.init) ?? 0.25
     ) {
         self.enabled = enabled
@@ -32,7 +34,7 @@ final class ProgressReporter: OutputSink {
             state.lastShown = now
             state.showing = true
             let rate = Double(events) / max(now.timeIntervalSince(start), 0.001)
-            FileHandleOutputSink.standardError.write(
+            standardError.write(
                 "\r\u{1B}[K\(Plural.count(lines, "line")), \(Plural.count(results, "result")), \(Int(rate)) events/s")
         }
     }
@@ -47,7 +49,7 @@ final class ProgressReporter: OutputSink {
         state.withLock { state in
             let output = (state.showing ? "\r\u{1B}[K" : "") + text
             state.showing = false
-            if !output.isEmpty { FileHandleOutputSink.standardError.write(output) }
+            if !output.isEmpty { standardError.write(output) }
         }
     }
 
