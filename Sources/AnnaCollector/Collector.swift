@@ -149,7 +149,7 @@ public final class Collector: Sendable {
             printLine("request \(number): 413, a body of \(Plural.count(bytes.count, "byte")) is over \(maximum)")
             return Response(status: .contentTooLarge, body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\"too large\"}")))
         }
-        let batch: [WireFormat.ReceivedMessage]
+        let batch: [OutboxMessage]
         do {
             batch = try WireFormat.decode(bytes).batch
         } catch {

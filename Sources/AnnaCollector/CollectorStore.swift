@@ -46,43 +46,37 @@ public final class CollectorStore: Sendable {
     /// the result as the JSON it was sent as, `receivedAt` in seconds since 1970.
     public func forEachLine(_ body: (String) throws -> Void) throws {
         try database.read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT messageId, session, seq, time, task, path, event, result, receivedAt FROM result ORDER BY session, seq")
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM result ORDER BY session, seq")
             while let row = try rows.next() {
-                func text(_ index: Int) -> String {
-                    (row[index] as String?).map { JSONValue.string($0).jsonText } ?? "null"
+                func text(_ column: Column) -> String {
+                    (row[column] as String?).map { JSONValue.string($0).jsonText } ?? "null"
                 }
-                let resultText: String = row[7]
+                let resultText: String = row[MessageColumn.result]
                 let result: String
                 do {
                     result = try JSONValue(parsing: resultText).jsonText
                 } catch {
                     result = JSONValue.string(resultText).jsonText + ",\"resultMalformed\":" + JSONValue.string("\(error)").jsonText
                 }
-                let seq: Int64 = row[2]
-                let receivedAt: Double = row[8]
+                let seq: Int64 = row[MessageColumn.seq]
+                let receivedAt: Double = row[CollectedMessage.receivedAt]
                 try body(
-                    "{\"messageId\":\(text(0)),\"session\":\(text(1)),\"seq\":\(seq),\"time\":\(text(3)),\"task\":\(text(4)),"
-                        + "\"path\":\(text(5)),\"event\":\(text(6)),\"result\":\(result),\"receivedAt\":\(receivedAt)}")
+                    "{\"messageId\":\(text(MessageColumn.messageId)),\"session\":\(text(MessageColumn.session)),\"seq\":\(seq),"
+                        + "\"time\":\(text(MessageColumn.time)),\"task\":\(text(MessageColumn.task)),\"path\":\(text(MessageColumn.path)),"
+                        + "\"event\":\(text(MessageColumn.event)),\"result\":\(result),\"receivedAt\":\(receivedAt)}")
             }
         }
     }
 
     /// Stores the messages not seen before; returns how many were new.
-    func store(_ messages: [WireFormat.ReceivedMessage]) throws -> Int {
+    func store(_ messages: [OutboxMessage]) throws -> Int {
         let now = Date().timeIntervalSince1970
         return try database.write { db in
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO result(messageId, session, seq, time, task, path, event, result, receivedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+            let insert = try db.cachedStatement(sql: CollectedMessage.insertSQL)
             var new = 0
             for message in messages {
-                try insert.execute(arguments: [
-                    message.messageId, message.session, message.seq, message.time, message.task, message.path,
-                    message.event, message.result, now,
-                ])
+                insert.setUncheckedArguments(CollectedMessage(message: message, receivedAt: now).arguments)
+                try insert.execute()
                 new += db.changesCount
             }
             return new
@@ -90,15 +84,9 @@ public final class CollectorStore: Sendable {
     }
 
     /// Every stored message, by session and sequence number.
-    public func messages() throws -> [WireFormat.ReceivedMessage] {
+    public func messages() throws -> [OutboxMessage] {
         try database.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT messageId, session, seq, time, task, path, event, result FROM result ORDER BY session, seq"
-            ).map { row in
-                WireFormat.ReceivedMessage(
-                    messageId: row[0], session: row[1], seq: row[2], time: row[3], task: row[4], path: row[5],
-                    event: row[6], result: row[7])
-            }
+            try CollectedMessage.fetchAll(db, sql: "SELECT * FROM result ORDER BY session, seq").map(\.message)
         }
     }
 

@@ -13,10 +13,7 @@ import Testing
         let rig = try Rig()
         try rig.append(30)
         // The collector answers `status` to the first request without storing; the rows must go.
-        let server = try await rig.collector(.failing(status))
-        let uploader = try rig.uploader(server.url, batch: 10)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let (server, uploader) = try await rig.deliver(to: .failing(status), batch: 10)
         let requests = server.collector.requests
         #expect(requests.count == 3)
         #expect(requests.first?.status == status)
@@ -29,10 +26,7 @@ import Testing
     func retryableStatusBacksOffThenDelivers(status: Int) async throws {
         let rig = try Rig()
         try rig.append(5)
-        let server = try await rig.collector(.failing(status, times: 3))
-        let uploader = try rig.uploader(server.url)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: .failing(status, times: 3)).server
         let requests = server.collector.requests
         #expect(requests.map(\.status) == [status, status, status, 200])
         #expect(requests.map(\.retryCount) == ["0", "1", "2", "3"])
@@ -48,10 +42,7 @@ import Testing
     @Test func theBackoffDoublesUpToItsCeiling() async throws {
         let rig = try Rig()
         try rig.append(2)
-        let server = try await rig.collector(.failing(503, times: 6))
-        let uploader = try rig.uploader(server.url) { $0.maximumBackoffSeconds = 2 }
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: .failing(503, times: 6)) { $0.maximumBackoffSeconds = 2 }.server
         #expect(rig.sleeper.recorded.count == 6)
         for (delay, expected) in zip(rig.sleeper.recorded, [0.5, 1, 2, 2, 2, 2]) {
             #expect(abs(delay - expected) < 0.05, "a back-off of \(delay) s where \(expected) s was due")
@@ -81,10 +72,7 @@ import Testing
     @Test func theRetryCountStartsOverForEachBatch() async throws {
         let rig = try Rig()
         try rig.append(4)
-        let server = try await rig.collector(.failing(503, times: 2))
-        let uploader = try rig.uploader(server.url, batch: 2)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: .failing(503, times: 2), batch: 2).server
         let requests = server.collector.requests
         #expect(requests.map(\.status) == [503, 503, 200, 200])
         #expect(requests.map(\.retryCount) == ["0", "1", "2", "0"])
@@ -95,10 +83,7 @@ import Testing
     func otherClientErrorsKeepTheResultsAndReportOnce(status: Int) async throws {
         let rig = try Rig()
         try rig.append(3)
-        let server = try await rig.collector(.failing(status, times: 4))
-        let uploader = try rig.uploader(server.url)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: .failing(status, times: 4)).server
         #expect(server.collector.requests.count == 5)
         let reports = rig.errors.all.filter { if case .rejectedByServer(status, _, _) = $0 { true } else { false } }
         #expect(reports.count == 1)
@@ -106,22 +91,39 @@ import Testing
         #expect(try server.storedIDs().count == 3)
     }
 
-    @Test(arguments: [("0", 0.0), ("1", 1.0), ("7", 7.0), ("120", 120.0)])
-    func retryAfterSecondsIsHonoured(value: String, seconds: Double) async throws {
+    struct RetryAfterCase: Sendable, CustomTestStringConvertible {
+        /// The header's value, sent with one 503.
+        var value: String
+        /// ``UploadConfiguration/maximumRetryAfterSeconds``, when not the default.
+        var limit: Double?
+        /// The waits before the retry that delivers.
+        var waits: [Double]
+        var testDescription: String { "Retry-After: \(value)" + (limit.map { " (limit \($0) s)" } ?? "") }
+    }
+
+    static let retryAfterCases = [
+        RetryAfterCase(value: "0", waits: []),
+        RetryAfterCase(value: "1", waits: [1]),
+        RetryAfterCase(value: "7", waits: [7]),
+        RetryAfterCase(value: "120", waits: [120]),
+        // Longer than the limit: clamped to it.
+        RetryAfterCase(value: "86400", limit: 60, waits: [60]),
+        // Unreadable: the computed back-off instead.
+        RetryAfterCase(value: "soon", waits: [0.5]),
+    ]
+
+    /// `Retry-After` in seconds is honoured, clamped to the limit; text that is not a number
+    /// or a date falls back to the back-off.
+    @Test(arguments: retryAfterCases)
+    func retryAfterSecondsIsHonoured(_ retryAfter: RetryAfterCase) async throws {
         let rig = try Rig()
         try rig.append(2)
-        var failures = FailureInjection()
-        failures.failStatus = 503
-        failures.retryAfter = value
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush() == .empty)
-        await server.stop()
-        if seconds == 0 {
-            #expect(rig.sleeper.recorded.isEmpty)
-        } else {
-            #expect(rig.sleeper.recorded.count == 1)
-            #expect(abs((rig.sleeper.recorded.first ?? 0) - seconds) < 0.05)
+        let server = try await rig.deliver(to: .failing(503, retryAfter: retryAfter.value)) { configuration in
+            if let limit = retryAfter.limit { configuration.maximumRetryAfterSeconds = limit }
+        }.server
+        #expect(rig.sleeper.recorded.count == retryAfter.waits.count, "\(rig.sleeper.recorded)")
+        for (delay, expected) in zip(rig.sleeper.recorded, retryAfter.waits) {
+            #expect(abs(delay - expected) < 0.05, "waited \(delay) s where \(expected) s was due")
         }
         #expect(try server.storedIDs().count == 2)
     }
@@ -147,42 +149,10 @@ import Testing
         #expect(delay > 599 - elapsed && delay <= 600, "waited \(delay) s for a date 600 s ahead, \(elapsed) s later")
     }
 
-    @Test func retryAfterLongerThanTheLimitIsClamped() async throws {
-        let rig = try Rig()
-        try rig.append(1)
-        var failures = FailureInjection()
-        failures.failStatus = 503
-        failures.retryAfter = "86400"
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url) { $0.maximumRetryAfterSeconds = 60 }
-        #expect(await uploader.flush() == .empty)
-        await server.stop()
-        #expect(abs((rig.sleeper.recorded.first ?? 0) - 60) < 0.05)
-    }
-
-    @Test func anUnreadableRetryAfterFallsBackToTheBackoff() async throws {
-        let rig = try Rig()
-        try rig.append(1)
-        var failures = FailureInjection()
-        failures.failStatus = 503
-        failures.retryAfter = "soon"
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url)
-        await rig.expectDrained(uploader)
-        await server.stop()
-        #expect(abs((rig.sleeper.recorded.first ?? 0) - 0.5) < 0.05)
-    }
-
     @Test func retryAfterOnASuccessHoldsTheNextBatch() async throws {
         let rig = try Rig()
         try rig.append(4)
-        var failures = FailureInjection()
-        failures.failStatus = 200
-        failures.retryAfter = "5"
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url, batch: 2)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: .failing(200, retryAfter: "5"), batch: 2).server
         #expect(server.collector.requests.count == 2)
         #expect(abs((rig.sleeper.recorded.first ?? 0) - 5) < 0.05)
     }
@@ -190,10 +160,7 @@ import Testing
     @Test func aDeadlineDuringARetryAfterEndsTheFlushWithTheResultsKept() async throws {
         let rig = try Rig()
         try rig.append(3)
-        var failures = FailureInjection()
-        failures.failStatus = 503
-        failures.retryAfter = "3600"
-        let server = try await rig.collector(failures)
+        let server = try await rig.collector(.failing(503, retryAfter: "3600"))
         let uploader = try rig.uploader(server.url)
         #expect(await uploader.flush(timeoutSeconds: 1) == .timedOut(remaining: 3))
         await server.stop()
@@ -208,10 +175,7 @@ import Testing
         let one = WireFormat.encode([sampleMessage(pad: 400)], sentAt: Date()).count - 60
         var failures = FailureInjection()
         failures.maximumBodyBytes = 60 + one * fits + 30
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url, batch: 40)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: failures, batch: 40).server
         let accepted = server.collector.requests.filter { $0.status == 200 }
         #expect(accepted.allSatisfy { $0.count <= fits })
         #expect(try server.storedIDs().count == 40)
@@ -226,10 +190,7 @@ import Testing
         }
         var failures = FailureInjection()
         failures.maximumBodyBytes = 4000
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: failures).server
         let dead = try rig.outbox.deadLetters()
         #expect(dead.map(\.messageId) == ["s1#5"])
         #expect(dead.first?.status == 413)
@@ -264,10 +225,7 @@ import Testing
         var failures = FailureInjection()
         failures.rejectMessageContaining = "POISON"
         failures.rejectStatus = poisonCase.status
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: failures).server
         let dead = try rig.outbox.deadLetters()
         #expect(dead.map(\.messageId) == poisonCase.poison.map { "s1#\($0)" })
         #expect(dead.allSatisfy { $0.status == poisonCase.status && $0.responseBody.contains("refused") })
@@ -284,10 +242,7 @@ import Testing
         try rig.append(300) { ["n": .number(Double($0)), "tag": .string($0 == 42 ? "POISON" : "fine")] }
         var failures = FailureInjection()
         failures.rejectMessageContaining = "POISON"
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: failures).server
         #expect(try server.storedIDs().count == 299)
         // 3 batches, plus the bisection of one batch of 100: 2 + 2 + … + 2 requests, about 2 log2(100).
         #expect(server.collector.requests.count <= 3 + 2 * 7)
@@ -311,10 +266,7 @@ import Testing
         try rig.append(50)
         var failures = FailureInjection()
         failures.dropConnectionEvery = 2
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url, batch: 10)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: failures, batch: 10).server
         #expect(server.collector.requests.contains { $0.status == 0 })
         #expect(try server.storedIDs() == Set((0..<50).map { "s1#\($0)" }))
     }
@@ -380,10 +332,7 @@ import Testing
         failures.failStatus = 503
         failures.failCount = 2
         failures.dropConnectionEvery = 5
-        let server = try await rig.collector(failures)
-        let uploader = try rig.uploader(server.url, batch: 7)
-        await rig.expectDrained(uploader)
-        await server.stop()
+        let server = try await rig.deliver(to: failures, batch: 7).server
         let delivered = server.collector.requests.filter { $0.status == 200 }.flatMap(\.messageIds)
         for session in ["a", "b", "c"] {
             let seqs = delivered.filter { $0.hasPrefix("\(session)#") }.compactMap { Int($0.split(separator: "#")[1]) }
@@ -421,7 +370,7 @@ import Testing
         #expect(first.messageId == "sess#0")
         #expect(first.session == "sess")
         #expect(first.seq == 0)
-        #expect(first.time == "2023-11-14T22:13:20.000Z")
+        #expect(first.time == 1_700_000_000_000)
         #expect(first.task == "t/e" && first.path == "/p" && first.event == "e")
         #expect(try JSONValue(parsing: first.result) == ["n": 0, "text": "quote \" and \\ and \u{1}"])
     }

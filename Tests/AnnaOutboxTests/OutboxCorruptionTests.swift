@@ -7,15 +7,17 @@ import Testing
 
 /// Captures every body the uploader sends and checks it against the format.
 final class CapturingTransport: UploadTransport {
-    private let state = Locked<(bodies: Int, malformed: [String], messages: [WireFormat.ReceivedMessage])>((0, [], []))
+    private let state = Locked<(bodies: [String], malformed: [String], messages: [OutboxMessage])>(([], [], []))
+    /// Each well-formed body, as text.
+    var bodies: [String] { state.withLock { $0.bodies } }
     var malformed: [String] { state.withLock { $0.malformed } }
-    var messages: [WireFormat.ReceivedMessage] { state.withLock { $0.messages } }
+    var messages: [OutboxMessage] { state.withLock { $0.messages } }
 
     func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse {
         do {
             let decoded = try WireFormat.decode(body)
             state.withLock {
-                $0.bodies += 1
+                $0.bodies.append(String(decoding: body, as: UTF8.self))
                 $0.messages += decoded.batch
             }
         } catch {
@@ -27,12 +29,21 @@ final class CapturingTransport: UploadTransport {
 
 /// Damaged outbox files (byte flips, torn pages, truncation) never crash the program nor yield a
 /// malformed body; intact rows are delivered unchanged; what is lost is reported.
+/// ANNA_CORRUPTION_FILES sets how many files: 100 by default (`make test`), 1,000 in
+/// `make test-crash`; the kinds of damage take turns.
 @Suite struct OutboxCorruptionTests {
-    static let files = ProcessInfo.processInfo.environment["ANNA_CORRUPTION_FILES"].flatMap(Int.init) ?? 1000
+    static let files = ProcessInfo.processInfo.environment["ANNA_CORRUPTION_FILES"].flatMap(Int.init) ?? 100
     static let rows = 200
 
     enum Mutation: CaseIterable {
         case byteFlips, tornPage, truncation
+    }
+
+    /// What the files of one kind of damage came to.
+    struct Tally {
+        var files = 0
+        var salvaged = 0
+        var delivered = 0
     }
 
     @Test func mutatedFilesAreSalvagedNeverSentMalformed() async throws {
@@ -52,6 +63,7 @@ final class CapturingTransport: UploadTransport {
         var silentLosses = 0
         var salvaged = 0
         var changed = 0
+        var tallies: [Mutation: Tally] = [:]
         for number in 0..<Self.files {
             var bytes = [UInt8](pristine)
             let mutation = Mutation.allCases[number % 3]
@@ -90,6 +102,9 @@ final class CapturingTransport: UploadTransport {
             }
             delivered += transport.messages.count
             if outbox.salvage != nil { salvaged += 1 }
+            tallies[mutation, default: Tally()].files += 1
+            tallies[mutation, default: Tally()].salvaged += outbox.salvage == nil ? 0 : 1
+            tallies[mutation, default: Tally()].delivered += transport.messages.count
             if bytes != [UInt8](pristine) { changed += 1 }
             let lossReported =
                 outbox.salvage != nil || errors.all.contains { if case .unreadableRows = $0 { true } else { false } }
@@ -105,5 +120,12 @@ final class CapturingTransport: UploadTransport {
         #expect(silentLosses == 0, "\(silentLosses) files lost results without a report")
         #expect(delivered > Self.files * Self.rows / 3, "only \(delivered) intact results delivered")
         print("corruption: \(Self.files) files (\(changed) changed), \(salvaged) salvaged, \(delivered) results delivered unchanged")
+        for mutation in Mutation.allCases {
+            let tally = tallies[mutation, default: Tally()]
+            print("  \(mutation): \(tally.files) files, \(tally.salvaged) salvaged, \(tally.delivered) results delivered")
+        }
+        if Self.files >= Mutation.allCases.count {
+            #expect(Set(tallies.keys) == Set(Mutation.allCases), "a kind of damage was never tried: \(tallies.keys)")
+        }
     }
 }

@@ -7,11 +7,13 @@ import Foundation
 import Testing
 
 extension FailureInjection {
-    /// The first `times` requests answered with `status` (negative: every request).
-    static func failing(_ status: Int, times: Int = 1) -> FailureInjection {
+    /// The first `times` requests answered with `status` (negative: every request), with
+    /// `Retry-After: retryAfter` when given.
+    static func failing(_ status: Int, times: Int = 1, retryAfter: String? = nil) -> FailureInjection {
         var failures = FailureInjection()
         failures.failStatus = status
         failures.failCount = times
+        failures.retryAfter = retryAfter
         return failures
     }
 }
@@ -114,6 +116,21 @@ struct Rig {
         }
         flush.cancel()
         return await flush.value
+    }
+
+    /// Drains the outbox to a new collector that fails as `failures` says, through an
+    /// ``uploader(_:batch:timeout:configure:)`` of `batch` (and `configure`), and stops the
+    /// collector: its requests and store stay readable.
+    @discardableResult
+    func deliver(
+        to failures: FailureInjection = FailureInjection(), batch: Int = 100,
+        configure: (inout UploadConfiguration) -> Void = { _ in }, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (server: RunningCollector, uploader: OutboxUploader) {
+        let server = try await collector(failures)
+        let uploader = try uploader(server.url, batch: batch, configure: configure)
+        await expectDrained(uploader, sourceLocation: sourceLocation)
+        await server.stop()
+        return (server, uploader)
     }
 
     func uploader(

@@ -8,7 +8,8 @@ import Foundation
 /// A loopback HTTP server of a few lines of POSIX sockets, for answers a real collector never
 /// gives: a `Retry-After` of any text, a redirect, a body that stalls half-way. Each request
 /// is read whole (headers and `Content-Length` body), then answered with the raw bytes the
-/// test's `answer` gives; `stall` keeps the connection open, silent, until the server stops.
+/// test's `answer` gives for its number and body; `stall` keeps the connection open, silent,
+/// until the server stops.
 final class RawHTTPServer: @unchecked Sendable {
     /// What to send back to request number `n` (from 0).
     struct Answer: Sendable {
@@ -18,7 +19,7 @@ final class RawHTTPServer: @unchecked Sendable {
 
     let port: Int
     private let listener: Int32
-    private let answer: @Sendable (Int) -> Answer
+    private let answer: @Sendable (_ number: Int, _ body: String) -> Answer
     private let lock = NSLock()
     private var held: [Int32] = []
     private var paths: [String] = []
@@ -29,7 +30,13 @@ final class RawHTTPServer: @unchecked Sendable {
     var requestPaths: [String] { lock.withLock { paths } }
     var requests: Int { requestPaths.count }
 
-    init(answer: @escaping @Sendable (Int) -> Answer) throws {
+    /// A server answering request number `n` (from 0) `answer(n)`.
+    convenience init(answer: @escaping @Sendable (Int) -> Answer) throws {
+        try self.init { number, _ in answer(number) }
+    }
+
+    /// A server answering request number `n` (from 0) with body `body` `answer(n, body)`.
+    init(answer: @escaping @Sendable (_ number: Int, _ body: String) -> Answer) throws {
         self.answer = answer
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
@@ -102,12 +109,13 @@ final class RawHTTPServer: @unchecked Sendable {
             guard let headerEnd else { return }
             let requestLine = String(decoding: buffer[..<(Self.find([13, 10], in: buffer) ?? 0)], as: UTF8.self)
             let path = requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            let body = String(decoding: buffer[headerEnd..<(headerEnd + contentLength)], as: UTF8.self)
             buffer.removeFirst(headerEnd + contentLength)
             let number = lock.withLock {
                 paths.append(path)
                 return paths.count - 1
             }
-            let reply = answer(number)
+            let reply = answer(number, body)
             let bytes = Array(reply.bytes.utf8)
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if reply.stall {
@@ -128,6 +136,15 @@ final class RawHTTPServer: @unchecked Sendable {
             return index
         }
         return nil
+    }
+
+    /// A server that answers each request `judge(body)` with a generic body
+    /// (`{"error":"bad request"}` for a refusal) that does not name the refused results.
+    static func judging(_ judge: @escaping @Sendable (String) -> Int) throws -> RawHTTPServer {
+        try RawHTTPServer { _, body in
+            let status = judge(body)
+            return Answer(bytes: response(status, body: status == 200 ? "{}" : #"{"error":"bad request"}"#))
+        }
     }
 
     /// A whole response: `status`, the extra header lines, a body.

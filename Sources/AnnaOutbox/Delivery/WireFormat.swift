@@ -95,41 +95,6 @@ public enum WireFormat {
         return body
     }
 
-    /// A message as a collector receives it.
-    public struct ReceivedMessage: Sendable, Equatable {
-        /// The message ID.
-        public var messageId: String
-        /// The session.
-        public var session: String
-        /// The sequence number in the session.
-        public var seq: Int64
-        /// The delivery time (ISO 8601).
-        public var time: String
-        /// The task's pattern, or null.
-        public var task: String?
-        /// The node's path, or null.
-        public var path: String?
-        /// The event's name, or null.
-        public var event: String?
-        /// The result, re-encoded as compact JSON text.
-        public var result: String
-
-        /// A message with every field given.
-        public init(
-            messageId: String, session: String, seq: Int64, time: String, task: String?, path: String?, event: String?,
-            result: String
-        ) {
-            self.messageId = messageId
-            self.session = session
-            self.seq = seq
-            self.time = time
-            self.task = task
-            self.path = path
-            self.event = event
-            self.result = result
-        }
-    }
-
     /// A body that does not have the shape above.
     public struct MalformedBody: Error, CustomStringConvertible {
         /// What is wrong, naming the field.
@@ -138,7 +103,8 @@ public enum WireFormat {
 
     /// Reads a body.
     /// - Throws: ``MalformedBody`` naming what is wrong.
-    public static func decode(_ bytes: [UInt8]) throws(MalformedBody) -> (sentAt: String, batch: [ReceivedMessage]) {
+    /// Each message's `time` is read to the millisecond and its `result` re-encoded as compact JSON text.
+    public static func decode(_ bytes: [UInt8]) throws(MalformedBody) -> (sentAt: String, batch: [OutboxMessage]) {
         let value: JSONValue
         do {
             value = try bytes.withUnsafeBufferPointer { try JSONValue(parsingUTF8: $0) }
@@ -150,7 +116,7 @@ public enum WireFormat {
             throw MalformedBody(description: "sentAt is missing or not an ISO 8601 time")
         }
         guard let batch = object[Field.batch]?.arrayValue else { throw MalformedBody(description: "batch is not an array") }
-        var messages: [ReceivedMessage] = []
+        var messages: [OutboxMessage] = []
         for (index, element) in batch.enumerated() {
             guard let fields = element.objectValue else { throw MalformedBody(description: "batch[\(index)] is not an object") }
             func optionalString(_ name: String) throws(MalformedBody) -> String? {
@@ -169,12 +135,12 @@ public enum WireFormat {
             guard let seq = fields[Field.seq]?.safeIntegerValue else {
                 throw MalformedBody(description: "batch[\(index)].seq is not an integer")
             }
-            guard let time = fields[Field.time]?.stringValue, parseISO8601(time) != nil else {
+            guard let time = fields[Field.time]?.stringValue.flatMap(milliseconds(iso8601:)) else {
                 throw MalformedBody(description: "batch[\(index)].time is not an ISO 8601 time")
             }
             guard let result = fields[Field.result] else { throw MalformedBody(description: "batch[\(index)].result is missing") }
             messages.append(
-                ReceivedMessage(
+                OutboxMessage(
                     messageId: messageId, session: session, seq: Int64(seq), time: time, task: try optionalString(Field.task),
                     path: try optionalString(Field.path), event: try optionalString(Field.event), result: result.jsonText))
         }
@@ -188,7 +154,7 @@ public enum WireFormat {
 
     /// `2024-05-01T12:00:00.123Z` for a time in milliseconds since the epoch (UTC, by
     /// `gmtime_r`: several times faster than a format style, and it runs once per message).
-    static func iso8601(milliseconds: Double) -> String {
+    package static func iso8601(milliseconds: Double) -> String {
         let whole = milliseconds.isFinite ? Int64(max(-62_135_596_800_000, min(253_402_300_799_999, milliseconds)).rounded(.down)) : 0
         var seconds = time_t(whole >= 0 ? whole / 1000 : (whole - 999) / 1000)
         let millis = Int(whole - Int64(seconds) * 1000)
@@ -205,5 +171,11 @@ public enum WireFormat {
 
     static func parseISO8601(_ text: String) -> Date? {
         try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+    }
+
+    /// An ISO 8601 time with fractional seconds (as ``iso8601(milliseconds:)`` writes it) in
+    /// milliseconds since the epoch, to the nearest millisecond; nil when `text` is not one.
+    package static func milliseconds(iso8601 text: String) -> Double? {
+        parseISO8601(text).map { ($0.timeIntervalSince1970 * 1000).rounded() }
     }
 }

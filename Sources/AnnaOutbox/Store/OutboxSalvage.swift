@@ -38,9 +38,7 @@ enum OutboxSalvage {
             fresh.verifiesOnOpen = false
             store = try OutboxStore(path: path, configuration: fresh)
             try store.database.write { db in
-                for (session, next) in recovered.sessions {
-                    try db.execute(sql: "INSERT INTO session(name, nextSeq) VALUES (?, ?)", arguments: [session, next])
-                }
+                for (session, next) in recovered.sessions { try OutboxStore.recordSession(session, nextSeq: next, in: db) }
             }
             let good = recovered.rows.filter { $0.defect == nil }
             let entries = good.compactMap { item in
@@ -92,7 +90,9 @@ enum OutboxSalvage {
                 do {
                     let cursor = try Row.fetchCursor(db, sql: "SELECT name, nextSeq FROM session")
                     while let row = try cursor.next() {
-                        if let name = String.fromDatabaseValue(row[0]), let next = Int64.fromDatabaseValue(row[1]) {
+                        if let name = String.fromDatabaseValue(row.storedValue(Column("name"))),
+                            let next = Int64.fromDatabaseValue(row.storedValue(Column("nextSeq")))
+                        {
                             recovered.sessions[name] = max(recovered.sessions[name] ?? 0, next)
                         }
                     }
@@ -101,10 +101,8 @@ enum OutboxSalvage {
                 }
                 do {
                     let cursor = try Row.fetchCursor(db, sql: "SELECT reason, count FROM dropCount")
-                    while let row = try cursor.next() {
-                        if let reason = String.fromDatabaseValue(row[0]).flatMap(DropReason.init(rawValue:)),
-                            let count = Int.fromDatabaseValue(row[1]), count > 0
-                        {
+                    while let (name, count) = try OutboxStore.nextDropCount(cursor) {
+                        if let reason = name.flatMap(DropReason.init(rawValue:)), let count, count > 0 {
                             recovered.drops[reason, default: 0] += count
                         }
                     }
@@ -133,11 +131,9 @@ enum OutboxSalvage {
         var skipped: Int64 = 0
         while failures < 64 {
             do {
-                let cursor = try Row.fetchCursor(
-                    db, sql: "SELECT \(OutboxSchema.messageColumns), bytes FROM message WHERE rowid > ? ORDER BY rowid",
-                    arguments: [after])
-                while let row = try cursor.next() {
-                    let item = OutboxStore.decode(row)
+                let cursor = try OutboxStore.Stored.fetchCursor(
+                    db, sql: "SELECT \(MessageRecord.selection) FROM message WHERE rowid > ? ORDER BY rowid", arguments: [after])
+                while let item = try cursor.next() {
                     guard item.id > after else { continue }
                     if failures > 0 {
                         recovered.lost += Int(min(skipped, item.id - 1 - after))

@@ -4,7 +4,7 @@ import GRDB
 ///
 /// - `message`: results waiting to be sent, in append order (`id`); `bytes` is the size of
 ///   the message on the wire, `appendedAt` (seconds since the epoch) serves the age cap,
-///   `checksum` (``OutboxMessage/checksum``) catches rows damaged on disk.
+///   `checksum` (``OutboxMessage/checksum``) catches rows damaged on disk (``MessageRecord``).
 /// - `deadLetter`: results set aside (refused by the server, or unreadable), with the
 ///   status and the response body.
 /// - `session`: the next sequence number of each session, so numbers are never reused after
@@ -57,9 +57,4 @@ enum OutboxSchema {
             }
         }
     }
-
-    /// The columns of a message, in the order ``OutboxStore`` selects them.
-    /// `rowid` rather than `id`: in a damaged file whose schema was salvaged, only the row ID
-    /// is sure to be the row's key.
-    static let messageColumns = "rowid, messageId, session, seq, time, task, path, event, result, checksum"
 }

@@ -46,18 +46,12 @@ final class OutboxStore: Sendable {
             guard verdict == ["ok"] else { throw OutboxDamage(detail: verdict.joined(separator: "; ")) }
             try database.read(OutboxSchema.verify)
         }
-        let count = { (db: Database) throws -> (Int, Int) in
-            let totals = try Row.fetchOne(db, sql: "SELECT count(*), total(\(Self.saneBytesSQL)) FROM message")
-            let rows = totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
-            let bytes = totals.flatMap { Double.fromDatabaseValue($0[1]) } ?? 0
-            return (rows, Self.clampedInt(bytes))
-        }
         let (rows, bytes) =
             readOnly
-            ? try database.read(count)
+            ? try database.read { db in try Self.totals(db) }
             : try database.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', 0)")
-                return try count(db)
+                try Self.setInFlight(0, in: db)
+                return try Self.totals(db)
             }
         counters.withLock {
             $0.rows = rows
@@ -92,6 +86,16 @@ final class OutboxStore: Sendable {
         min(max(Int.fromDatabaseValue(value) ?? 0, 0), maximumRowBytes)
     }
 
+    /// How many rows `message` holds (those `filter`, an SQL condition, selects) and their
+    /// bytes, each row's clamped as ``saneBytes(_:)`` does.
+    static func totals(_ db: Database, filter: String = "1") throws -> (rows: Int, bytes: Int) {
+        let totals = try Row.fetchOne(
+            db, sql: "SELECT count(*) AS rows, total(\(saneBytesSQL)) AS bytes FROM message WHERE \(filter)")
+        let rows = totals.flatMap { Int.fromDatabaseValue($0.storedValue(Column("rows"))) } ?? 0
+        let bytes = totals.flatMap { Double.fromDatabaseValue($0.storedValue(Column("bytes"))) } ?? 0
+        return (rows, clampedInt(bytes))
+    }
+
     /// `value` as an Int, clamped to what a sum of sane byte counts can be.
     static func clampedInt(_ value: Double) -> Int {
         value.isFinite ? Int(min(max(value, 0), Double(Int32.max) * Double(maximumRowBytes))) : 0
@@ -115,11 +119,7 @@ final class OutboxStore: Sendable {
     @discardableResult
     func write(_ entries: [Entry], drops: [DropReason: Int], now: Double) throws -> Written {
         try database.write { db in
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO message(messageId, session, seq, time, task, path, event, result, bytes, appendedAt, checksum)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+            try Entry.insert(entries, in: db)
             var lastSeq: [String: Int64] = [:]
             var addedBytes = 0
             var written = Written()
@@ -128,20 +128,10 @@ final class OutboxStore: Sendable {
                 if message.seq == 0, let recorded = try Self.recordedSeq(db, session: message.session), recorded > 0 {
                     written.reusedSessions.append((message.session, recorded))
                 }
-                insert.setUncheckedArguments([
-                    message.messageId, message.session, message.seq, message.time, message.task, message.path,
-                    message.event, message.result, entry.bytes, entry.appendedAt, message.checksum,
-                ])
-                try insert.execute()
                 lastSeq[message.session] = max(lastSeq[message.session] ?? 0, message.seq + 1)
                 addedBytes += entry.bytes
             }
-            let session = try db.cachedStatement(
-                sql: """
-                    INSERT INTO session(name, nextSeq) VALUES (?, ?)
-                    ON CONFLICT(name) DO UPDATE SET nextSeq = max(nextSeq, excluded.nextSeq)
-                    """)
-            for (name, next) in lastSeq { try session.execute(arguments: [name, next]) }
+            for (name, next) in lastSeq { try Self.recordSession(name, nextSeq: next, in: db) }
             counters.withLock {
                 $0.rows += entries.count
                 $0.bytes += addedBytes
@@ -152,6 +142,17 @@ final class OutboxStore: Sendable {
             written.capDrops = capDrops.filter { drops[$0.key] == nil }
             return written
         }
+    }
+
+    /// Records that `session` has positions up to `nextSeq` (exclusive) stored, unless the
+    /// `session` table already holds a higher number.
+    static func recordSession(_ session: String, nextSeq: Int64, in db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO session(name, nextSeq) VALUES (?, ?)
+                ON CONFLICT(name) DO UPDATE SET nextSeq = max(nextSeq, excluded.nextSeq)
+                """
+        ).execute(arguments: [session, nextSeq])
     }
 
     /// The number the `session` table holds for `session` (one past the highest position
@@ -171,6 +172,14 @@ final class OutboxStore: Sendable {
                     ON CONFLICT(reason) DO UPDATE SET count = count + excluded.count
                     """, arguments: [reason.rawValue, count])
         }
+    }
+
+    /// The next row of `SELECT reason, count FROM dropCount`, each nil when not of its type.
+    static func nextDropCount(_ cursor: RowCursor) throws -> (reason: String?, count: Int?)? {
+        guard let row = try cursor.next() else { return nil }
+        return (
+            String.fromDatabaseValue(row.storedValue(Column("reason"))), Int.fromDatabaseValue(row.storedValue(Column("count")))
+        )
     }
 
     /// Drops the oldest rows over the row, byte and age caps; returns the counts by reason.
@@ -201,11 +210,11 @@ final class OutboxStore: Sendable {
         var lastID: Int64?
         let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes, appendedAt FROM message ORDER BY id")
         while let row = try cursor.next() {
-            let appendedAt = Double.fromDatabaseValue(row[2]) ?? 0
+            let appendedAt = Double.fromDatabaseValue(row.storedValue(MessageRecord.appendedAt)) ?? 0
             guard more(removed, removedBytes, appendedAt) else { break }
-            lastID = Int64.fromDatabaseValue(row[0])
+            lastID = Int64.fromDatabaseValue(row.storedValue(Column("id")))
             removed += 1
-            removedBytes += Self.saneBytes(row[1])
+            removedBytes += Self.saneBytes(row.storedValue(MessageRecord.bytes))
         }
         guard let lastID else { return 0 }
         try db.execute(sql: "DELETE FROM message WHERE id <= ?", arguments: [lastID])
@@ -229,43 +238,15 @@ final class OutboxStore: Sendable {
         try database.read { db in
             var stored: [Stored] = []
             var total = 0
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT \(OutboxSchema.messageColumns), bytes FROM message ORDER BY id LIMIT ?", arguments: [count])
-            while let row = try cursor.next() {
-                let item = Self.decode(row)
+            let cursor = try Stored.fetchCursor(
+                db, sql: "SELECT \(MessageRecord.selection) FROM message ORDER BY id LIMIT ?", arguments: [count])
+            while let item = try cursor.next() {
                 if !stored.isEmpty, total + item.bytes > bytes { break }
                 total += item.bytes
                 stored.append(item)
             }
             return stored
         }
-    }
-
-    /// A row of ``OutboxSchema/messageColumns`` (plus `bytes`), checked against its checksum
-    /// and its result parsed, never trusted: a damaged row comes back with a defect.
-    static func decode(_ row: Row) -> Stored {
-        let id = Int64.fromDatabaseValue(row[0]) ?? -1
-        let bytes = saneBytes(row[10])
-        func text(_ index: Int) -> String? { String.fromDatabaseValue(row[index]) }
-        guard let messageId = text(1), let session = text(2), let seq = Int64.fromDatabaseValue(row[3]),
-            let time = Double.fromDatabaseValue(row[4]), time.isFinite, let result = text(8),
-            let checksum = Int64.fromDatabaseValue(row[9])
-        else { return Stored(id: id, message: nil, bytes: bytes, defect: "a column is missing or of the wrong type") }
-        for index in 5...7 where !(row[index] as DatabaseValue).isNull && text(index) == nil {
-            return Stored(id: id, message: nil, bytes: bytes, defect: "a column is of the wrong type")
-        }
-        let message = OutboxMessage(
-            messageId: messageId, session: session, seq: seq, time: time, task: text(5), path: text(6), event: text(7),
-            result: result)
-        guard message.checksum == checksum else {
-            return Stored(id: id, message: message, bytes: bytes, defect: "the checksum does not match")
-        }
-        do {
-            _ = try JSONValue(parsing: result)
-        } catch {
-            return Stored(id: id, message: message, bytes: bytes, defect: "the result is not JSON: \(error)")
-        }
-        return Stored(id: id, message: message, bytes: bytes, defect: nil)
     }
 
     /// Deletes delivered rows in one transaction.
@@ -276,11 +257,8 @@ final class OutboxStore: Sendable {
 
     private func deleteRows(_ db: Database, ids: [Int64]) throws {
         let list = ids.map(String.init).joined(separator: ",")
-        let totals = try Row.fetchOne(
-            db, sql: "SELECT count(*), total(\(Self.saneBytesSQL)) FROM message WHERE rowid IN (\(list))")
+        let (rows, bytes) = try Self.totals(db, filter: "rowid IN (\(list))")
         try db.execute(sql: "DELETE FROM message WHERE rowid IN (\(list))")
-        let rows = totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
-        let bytes = Self.clampedInt(totals.flatMap { Double.fromDatabaseValue($0[1]) } ?? 0)
         counters.withLock {
             $0.rows -= rows
             $0.bytes -= bytes
@@ -297,16 +275,7 @@ final class OutboxStore: Sendable {
             let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
             let room = max(0, configuration.maximumDeadLetters - present)
             for item in items.prefix(room) {
-                let message = item.message
-                try db.execute(
-                    sql: """
-                        INSERT INTO deadLetter(messageId, session, seq, time, task, path, event, result, status, responseBody, reason, deadAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        message?.messageId ?? "", message?.session ?? "", message?.seq ?? -1, message?.time ?? 0,
-                        message?.task, message?.path, message?.event, message?.result ?? "", status, body, reason, now,
-                    ])
+                try DeadLetterRecord(item.message, status: status, responseBody: body, reason: reason, deadAt: now).insert(db)
             }
             try deleteRows(db, ids: items.map(\.id))
             let dropped = items.count - min(room, items.count)
@@ -319,9 +288,11 @@ final class OutboxStore: Sendable {
 
     /// Records how many rows the request under way carries.
     func setInFlight(_ count: Int) throws {
-        try database.write { db in
-            try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', ?)", arguments: [count])
-        }
+        try database.write { db in try Self.setInFlight(count, in: db) }
+    }
+
+    private static func setInFlight(_ count: Int, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', ?)", arguments: [count])
     }
 
     // MARK: - Stats and dead letters
@@ -329,16 +300,15 @@ final class OutboxStore: Sendable {
     /// The counts, read from the file.
     func stats(now: Double) throws -> OutboxStats {
         try database.read { db in
-            let totals = try Row.fetchOne(db, sql: "SELECT count(*), min(appendedAt) FROM message")
-            let rows = totals.flatMap { Int.fromDatabaseValue($0[0]) } ?? 0
-            let oldest = totals.flatMap { Double.fromDatabaseValue($0[1]) }
+            let totals = try Row.fetchOne(db, sql: "SELECT count(*) AS rows, min(appendedAt) AS oldest FROM message")
+            let rows = totals.flatMap { Int.fromDatabaseValue($0.storedValue(Column("rows"))) } ?? 0
+            let oldest = totals.flatMap { Double.fromDatabaseValue($0.storedValue(Column("oldest"))) }
             let inFlight = min(rows, try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'inFlight'") ?? 0)
             let deadLetters = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
             var dropped: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT reason, count FROM dropCount") {
-                if let reason = String.fromDatabaseValue(row[0]), let count = Int.fromDatabaseValue(row[1]) {
-                    dropped[reason] = count
-                }
+            let cursor = try Row.fetchCursor(db, sql: "SELECT reason, count FROM dropCount")
+            while let (reason, count) = try Self.nextDropCount(cursor) {
+                if let reason, let count { dropped[reason] = count }
             }
             return OutboxStats(
                 pending: rows - inFlight, inFlight: inFlight, deadLetter: deadLetters, dropped: dropped,
@@ -349,21 +319,7 @@ final class OutboxStore: Sendable {
     /// The dead letters, oldest first.
     func deadLetters() throws -> [DeadLetter] {
         try database.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, messageId, session, seq, time, task, path, event, result, status, responseBody, reason, deadAt
-                    FROM deadLetter ORDER BY id
-                    """
-            ).map { row in
-                DeadLetter(
-                    messageId: String.fromDatabaseValue(row[1]) ?? "", session: String.fromDatabaseValue(row[2]) ?? "",
-                    seq: Int64.fromDatabaseValue(row[3]) ?? -1, task: String.fromDatabaseValue(row[5]),
-                    path: String.fromDatabaseValue(row[6]), event: String.fromDatabaseValue(row[7]),
-                    result: String.fromDatabaseValue(row[8]) ?? "", status: Int.fromDatabaseValue(row[9]) ?? 0,
-                    responseBody: String.fromDatabaseValue(row[10]) ?? "", reason: String.fromDatabaseValue(row[11]) ?? "",
-                    deadAt: Double.fromDatabaseValue(row[12]) ?? 0)
-            }
+            try DeadLetterRecord.fetchAll(db, sql: "SELECT * FROM deadLetter ORDER BY id").map(\.deadLetter)
         }
     }
 
@@ -372,37 +328,18 @@ final class OutboxStore: Sendable {
     func requeueDeadLetters(now: Double) throws -> (requeued: Int, kept: Int) {
         try database.write { db in
             var requeued = 0
-            var kept = 0
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT id, messageId, session, seq, time, task, path, event, result FROM deadLetter WHERE status != 0 ORDER BY id")
-            kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter WHERE status = 0") ?? 0
-            for row in rows {
-                guard let id = Int64.fromDatabaseValue(row[0]), let messageId = String.fromDatabaseValue(row[1]),
-                    !messageId.isEmpty, let session = String.fromDatabaseValue(row[2]),
-                    let seq = Int64.fromDatabaseValue(row[3]), let time = Double.fromDatabaseValue(row[4]),
-                    let result = String.fromDatabaseValue(row[8]), (try? JSONValue(parsing: result)) != nil
-                else {
+            var kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter WHERE status = 0") ?? 0
+            for record in try DeadLetterRecord.fetchAll(db, sql: "SELECT * FROM deadLetter WHERE status != 0 ORDER BY id") {
+                guard let id = record.id, let message = record.requeueable else {
                     kept += 1
                     continue
                 }
-                let message = OutboxMessage(
-                    messageId: messageId, session: session, seq: seq, time: time, task: String.fromDatabaseValue(row[5]),
-                    path: String.fromDatabaseValue(row[6]), event: String.fromDatabaseValue(row[7]), result: result)
-                let bytes = WireFormat.estimatedBytes(of: message)
-                try db.execute(
-                    sql: """
-                        INSERT INTO message(messageId, session, seq, time, task, path, event, result, bytes, appendedAt, checksum)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        messageId, session, seq, time, message.task, message.path, message.event, result, bytes, now,
-                        message.checksum,
-                    ])
+                let entry = Entry(message: message, bytes: WireFormat.estimatedBytes(of: message), appendedAt: now)
+                try Entry.insert(CollectionOfOne(entry), in: db)
                 try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id])
                 counters.withLock {
                     $0.rows += 1
-                    $0.bytes += bytes
+                    $0.bytes += entry.bytes
                 }
                 requeued += 1
             }
@@ -420,17 +357,9 @@ extension OutboxStore {
     /// Records a damaged row of a salvaged file as a dead letter (status 0) without a row to delete.
     func deadLetterUnreadable(_ item: Stored, now: Double) throws {
         try database.write { db in
-            let message = item.message
-            try db.execute(
-                sql: """
-                    INSERT INTO deadLetter(messageId, session, seq, time, task, path, event, result, status, responseBody, reason, deadAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, '', ?, ?)
-                    """,
-                arguments: [
-                    message?.messageId ?? "", message?.session ?? "", message?.seq ?? -1, message?.time ?? 0, message?.task,
-                    message?.path, message?.event, message?.result ?? "",
-                    "unreadable: \(item.defect ?? "damaged")", now,
-                ])
+            try DeadLetterRecord(
+                item.message, status: 0, responseBody: "", reason: "unreadable: \(item.defect ?? "damaged")", deadAt: now
+            ).insert(db)
         }
     }
 }

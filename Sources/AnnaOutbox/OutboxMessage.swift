@@ -1,4 +1,5 @@
-/// One result as the outbox keeps and sends it.
+/// One result as the outbox keeps it, sends it, and a collector receives it
+/// (``WireFormat/encode(_:sentAt:)``, ``WireFormat/decode(_:)``).
 public struct OutboxMessage: Sendable, Equatable {
     /// Unique and deterministic: ``MessageID/make(session:seq:)``, so a replayed session
     /// produces the same IDs and the collector drops the duplicates.
@@ -7,7 +8,8 @@ public struct OutboxMessage: Sendable, Equatable {
     public var session: String
     /// The result's position in its session, from 0.
     public var seq: Int64
-    /// When the result was delivered, in milliseconds since the epoch.
+    /// When the result was delivered, in milliseconds since the epoch (sent as ISO 8601 to the
+    /// millisecond, so a received message has a whole number).
     public var time: Double
     /// The task's pattern, when the core names it.
     public var task: String?
