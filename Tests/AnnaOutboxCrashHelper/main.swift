@@ -1,12 +1,15 @@
 // A child process for the kill tests (AnnaOutboxTests.OutboxKillTests):
-//   anna-outbox-crash-helper append FILE   appends {"i": n} results under session "crash-<start>",
+//   anna-outbox-crash-helper append FILE [--kill-after MS]
+//                                          appends {"i": n} results under session "crash-<start>",
 //                                          n counting on from start, the rows already in FILE, until killed
 //   anna-outbox-crash-helper fill FILE BYTES COUNT
 //                                          appends COUNT results under session "fill" with files limited
 //                                          to BYTES (RLIMIT_FSIZE: writes fail as on a full disk), closes,
 //                                          prints "accepted=A refused=R written=W lost=L"
-//   anna-outbox-crash-helper upload FILE URL BATCH
+//   anna-outbox-crash-helper upload FILE URL BATCH [--kill-after MS]
 //                                          uploads FILE to URL in batches of BATCH, exits 0 when empty
+// With --kill-after, the helper SIGKILLs itself MS milliseconds after the outbox is open (and
+// prints "ready" then), wherever its threads are: the kill lands in the work, not the start-up.
 import Anna
 import AnnaOutbox
 import CoreJS
@@ -17,8 +20,15 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: append FILE | upload FILE URL BATCH | fill FILE BYTES COUNT") }
+var arguments = CommandLine.arguments
+var killAfter: Int?
+if arguments.count >= 2, arguments[arguments.count - 2] == "--kill-after" {
+    guard let milliseconds = Int(arguments[arguments.count - 1]), milliseconds >= 0 else { fail("--kill-after takes milliseconds") }
+    killAfter = milliseconds
+    arguments.removeLast(2)
+}
+let killAfterMilliseconds = killAfter
+guard arguments.count >= 3 else { fail("usage: append FILE | upload FILE URL BATCH | fill FILE BYTES COUNT, then --kill-after MS optionally") }
 if arguments[1] == "fill" {
     guard arguments.count == 5, let bytes = UInt64(arguments[3]), Int(arguments[4]) != nil else {
         fail("usage: fill FILE BYTES COUNT")
@@ -37,9 +47,14 @@ do {
 } catch {
     fail("\(error)")
 }
-/// Tells the test the outbox is open, so its kill lands in the work, not in the start-up.
+/// Says the outbox is open, and arms the kill of --kill-after from now.
 func ready() {
     FileHandle.standardOutput.write(Data("ready\n".utf8))
+    guard let milliseconds = killAfterMilliseconds else { return }
+    Thread.detachNewThread {
+        usleep(useconds_t(milliseconds * 1000))
+        kill(getpid(), SIGKILL)
+    }
 }
 
 switch arguments[1] {

@@ -7,28 +7,27 @@ import Foundation
 import GRDB
 import Testing
 
-/// Child processes appending or uploading are SIGKILLed at random points; nothing appended
-/// is torn, nothing committed is lost. ANNA_KILL_ROUNDS sets the rounds (200 by default).
+/// Child processes appending or uploading are SIGKILLed at points spread over their first
+/// 40 ms of work; nothing appended is torn, nothing committed is lost. ANNA_KILL_ROUNDS sets
+/// the rounds of each test: 20 by default (`make test`), 200 in `make test-crash`.
 @Suite struct OutboxKillTests {
-    static let rounds = ProcessInfo.processInfo.environment["ANNA_KILL_ROUNDS"].flatMap(Int.init) ?? 200
+    static let rounds = ProcessInfo.processInfo.environment["ANNA_KILL_ROUNDS"].flatMap(Int.init) ?? 20
     static let helper = BuildProducts.executable("anna-outbox-crash-helper")
 
-    /// Starts the helper with `arguments`, lets it run `milliseconds` once it says it is
-    /// ready, kills it with SIGKILL.
-    static func runAndKill(_ arguments: [String], afterMilliseconds milliseconds: Int) throws -> Int32 {
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        _ = output.fileHandleForReading.availableData  // "ready", or end of file if it failed
-        usleep(useconds_t(milliseconds * 1000))
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// When round `round` of `rounds` kills: a random point in its own slice of 0...40 ms, so
+    /// the rounds of a short run still cover the whole span.
+    static func killDelay(round: Int, of rounds: Int, using generator: inout some RandomNumberGenerator) -> Int {
+        (round * 41 + Int.random(in: 0..<41, using: &generator)) / max(rounds, 1)
     }
+
+    /// Runs the helper with `arguments`; it SIGKILLs itself `milliseconds` after its outbox is
+    /// open. Returns how it ended.
+    static func runAndKill(_ arguments: [String], afterMilliseconds milliseconds: Int) async throws -> ChildProcess.Output {
+        try await ChildProcess.run(executable: helper, arguments: arguments + ["--kill-after", "\(milliseconds)"], timeout: 120)
+    }
+
+    /// Whether `output` is the helper's end by its own SIGKILL.
+    static func killed(_ output: ChildProcess.Output) -> Bool { output.signalled && output.status == SIGKILL }
 
     /// The number of rows, and the rows from the `from`th on.
     static func messageRows(in path: String, from: Int) throws -> (Int, [Row]) {
@@ -55,9 +54,9 @@ import Testing
         var previous = 0
         var grew = 0
         for round in 0..<Self.rounds {
-            let delay = Int.random(in: 0...40, using: &generator)
-            let status = try await onOwnThread { try Self.runAndKill(["append", path], afterMilliseconds: delay) }
-            #expect(status == SIGKILL, "round \(round): the helper ended by itself with \(status)")
+            let delay = Self.killDelay(round: round, of: Self.rounds, using: &generator)
+            let output = try await Self.runAndKill(["append", path], afterMilliseconds: delay)
+            #expect(Self.killed(output), "round \(round): the helper ended by itself with \(output.status): \(output.stderr)")
             // Read the file as it is on disk, without the outbox's own recovery, so a torn row
             // shows: the rows checked in earlier rounds (from the last one on) and the new ones.
             let (count, rows) = try Self.messageRows(in: path, from: max(0, previous - 1))
@@ -87,6 +86,7 @@ import Testing
         // Not vacuous: many kills landed after a commit (on a loaded machine the first commit
         // of a round may come after the kill, so not most of them).
         #expect(grew > Self.rounds / 4, "the helper appended in only \(grew) of \(Self.rounds) rounds")
+        print("append kill test: \(Self.rounds) kills, \(grew) after a commit, \(Self.rounds - grew) before any; \(previous) rows")
     }
 
     @Test func anUploadingProcessKilledAtRandomLosesNothing() async throws {
@@ -103,11 +103,16 @@ import Testing
         failures.delayMilliseconds = 3
         let server = try await RunningCollector(storePath: folder.file("collected.sqlite"), failures: failures)
         var generator = SystemRandomNumberGenerator()
+        var kills = 0
         for round in 0..<Self.rounds {
-            let delay = Int.random(in: 0...40, using: &generator)
-            let status = try await onOwnThread { try Self.runAndKill(["upload", path, server.url, "4"], afterMilliseconds: delay) }
-            #expect(status == SIGKILL || status == 0, "round \(round): the helper failed with \(status)")
+            let delay = Self.killDelay(round: round, of: Self.rounds, using: &generator)
+            let output = try await Self.runAndKill(["upload", path, server.url, "4"], afterMilliseconds: delay)
+            if Self.killed(output) { kills += 1 }
+            #expect(
+                Self.killed(output) || (!output.signalled && output.status == 0),
+                "round \(round): the helper failed with \(output.status): \(output.stderr)")
         }
+        #expect(kills > 0, "no round was killed: the helper emptied the outbox at once")
         let final = try Outbox(path: path)
         let uploader = try OutboxUploader(outbox: final, configuration: UploadConfiguration(url: server.url))
         #expect(await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) == .empty)
@@ -118,6 +123,8 @@ import Testing
         let requests = server.collector.requests
         let sent = requests.reduce(0) { $0 + $1.count }
         // Kills between a 2xx and the delete resend a batch: the collector drops those copies.
-        print("upload kill test: \(requests.count) requests, \(sent) messages sent for \(collected.count) distinct")
+        print(
+            "upload kill test: \(kills) kills in \(Self.rounds) rounds, \(requests.count) requests, \(sent) messages sent for \(collected.count) distinct"
+        )
     }
 }
