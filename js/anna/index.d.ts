@@ -133,7 +133,7 @@ export interface AnnaManager {
     | { file: string }
     | null;
   /** True while the core itself calls `then` on an async task's promise. */
-  coreThen: boolean;
+  readonly coreThen: boolean;
   resumeEvent(): boolean;
   abandonPendingTasks(): number;
   coverage(): Coverage;

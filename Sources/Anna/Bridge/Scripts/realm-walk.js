@@ -7,11 +7,11 @@
 //   properties (their descriptors), prototypes and extensibility, as they are now;
 // - restore(snapshot, exact, note): puts back what changed since, calling
 //   note(name, restored, object, key) for each property it put back (restored: whether it
-//   could). Not `exact` (the guard, every few batches): a data property is checked by reading
-//   it (no allocation), an accessor by its getter and setter. `exact` (a reset): every
-//   attribute is compared, the properties added since are deleted, and a changed prototype
-//   or lost extensibility is put back (noted as `name.[[Prototype]]`, `name (made
-//   non-extensible)`);
+//   could). Not `exact` (the guard, every few batches): the data properties are checked by
+//   reading them (no allocation), then the accessors by their getter and setter. `exact` (a
+//   reset), object by object: a changed prototype is put back, the properties added since
+//   are deleted, every attribute of the others is compared, and lost extensibility is
+//   noted (`name.[[Prototype]]`, `name (made non-extensible)`);
 // - nameOf(owner, key).
 (function (builtIns) {
   'use strict';
@@ -28,9 +28,12 @@
       a.value === b.value && a.get === b.get && a.set === b.set;
   }
 
+  // The objects, each as 7 entries: [object, name, prototype, extensible, known keys, keys,
+  // descriptors]; their data properties and accessors (for the quick check), each as 4:
+  // [object, key, descriptor, name].
+  const OBJECT_SPAN = 7;
+
   function record(named) {
-    // objects: [object, name, prototype, extensible, known keys, ...];
-    // data and accessors: [object, key, descriptor, name, ...], in the order of `named`.
     const objects = bareArray();
     const data = bareArray();
     const accessors = bareArray();
@@ -39,10 +42,12 @@
       const object = named[index][1];
       const keys = ownKeys(object);
       const known = createObject(null);
+      const descriptors = bareArray();
       for (let position = 0; position < keys.length; position++) {
         const key = keys[position];
         known[key] = true;
         const descriptor = describe(object, key);
+        descriptors[position] = descriptor;
         const list = 'value' in descriptor ? data : accessors;
         const at = list.length;
         list[at] = object;
@@ -56,56 +61,66 @@
       objects[at + 2] = getPrototypeOf(object);
       objects[at + 3] = isExtensible(object);
       objects[at + 4] = known;
+      objects[at + 5] = keys;
+      objects[at + 6] = descriptors;
     }
     return freeze({ objects: objects, data: data, accessors: accessors });
   }
 
   function restore(snapshot, exact, note) {
-    const objects = snapshot.objects;
-    if (exact) {
-      for (let at = 0; at < objects.length; at += 5) {
-        const object = objects[at];
-        if (getPrototypeOf(object) !== objects[at + 2] && !setPrototype(object, objects[at + 2])) {
-          note(objects[at + 1] + '.[[Prototype]]', false, object, undefined);
-        }
-        const known = objects[at + 4];
-        const keys = ownKeys(object);
-        for (let position = 0; position < keys.length; position++) {
-          const key = keys[position];
-          if (known[key] !== true) note(nameOf(objects[at + 1], key), deleteProperty(object, key), object, key);
-        }
+    if (exact) restoreExactly(snapshot.objects, note);
+    else restoreQuickly(snapshot.data, snapshot.accessors, note);
+  }
+
+  // Object by object, in the order recorded: its prototype, the keys added, each recorded
+  // property (in its key order), its extensibility.
+  function restoreExactly(objects, note) {
+    for (let at = 0; at < objects.length; at += OBJECT_SPAN) {
+      const object = objects[at];
+      const name = objects[at + 1];
+      if (getPrototypeOf(object) !== objects[at + 2] && !setPrototype(object, objects[at + 2])) {
+        note(name + '.[[Prototype]]', false, object, undefined);
       }
+      const known = objects[at + 4];
+      const now = ownKeys(object);
+      for (let position = 0; position < now.length; position++) {
+        const key = now[position];
+        if (known[key] !== true) note(nameOf(name, key), deleteProperty(object, key), object, key);
+      }
+      const keys = objects[at + 5];
+      const descriptors = objects[at + 6];
+      for (let position = 0; position < keys.length; position++) {
+        const key = keys[position];
+        const descriptor = descriptors[position];
+        const current = describe(object, key);
+        if (current !== undefined && sameDescriptor(current, descriptor)) continue;
+        note(nameOf(name, key), define(object, key, descriptor), object, key);
+      }
+      if (objects[at + 3] && !isExtensible(object)) note(name + ' (made non-extensible)', false, object, undefined);
     }
-    const data = snapshot.data;
+  }
+
+  // The data properties by reading them, then the accessors by their getter and setter.
+  function restoreQuickly(data, accessors, note) {
     for (let at = 0; at < data.length; at += 4) {
       const object = data[at];
       const key = data[at + 1];
       const descriptor = data[at + 2];
       let same;
-      if (exact) {
-        const now = describe(object, key);
-        same = now !== undefined && sameDescriptor(now, descriptor);
-      } else {
-        try {
-          same = object[key] === descriptor.value; // a property deleted reads another value
-        } catch (unreadable) {
-          same = false;
-        }
+      try {
+        same = object[key] === descriptor.value; // a property deleted reads another value
+      } catch (unreadable) {
+        same = false;
       }
       if (!same) note(data[at + 3], define(object, key, descriptor), object, key);
     }
-    const accessors = snapshot.accessors;
     for (let at = 0; at < accessors.length; at += 4) {
       const object = accessors[at];
       const key = accessors[at + 1];
       const descriptor = accessors[at + 2];
       const now = describe(object, key);
-      const same = now !== undefined && (exact ? sameDescriptor(now, descriptor) : now.get === descriptor.get && now.set === descriptor.set);
-      if (!same) note(accessors[at + 3], define(object, key, descriptor), object, key);
-    }
-    if (exact) {
-      for (let at = 0; at < objects.length; at += 5) {
-        if (objects[at + 3] && !isExtensible(objects[at])) note(objects[at + 1] + ' (made non-extensible)', false, objects[at], undefined);
+      if (now === undefined || now.get !== descriptor.get || now.set !== descriptor.set) {
+        note(accessors[at + 3], define(object, key, descriptor), object, key);
       }
     }
   }
