@@ -1,5 +1,3 @@
-// One file on purpose: the public API and the tree logic below share the analyzer's private
-// state, guarded by one lock; split, that state would have to be visible to the whole module.
 import CoreJS
 import DequeModule
 import Foundation
@@ -31,7 +29,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// The namespace sent with the node: the owner's type name (loads `task/<Type>.js`).
     public let namespace: String?
     let number: Int
-    private let isKeyed: Bool
+    let isKeyed: Bool
 
     var name: String?
     var index: Int?
@@ -39,30 +37,30 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private var ownName: String?
     /// Where the node sits below the parent's when a container attached it at a position
     /// (a row): the node is then kept for the position, not for this analyzer.
-    private var position: [NodeKey]?
+    var position: [NodeKey]?
     /// Whether a lookup waits for the main actor (a redirect that belongs to it).
-    private var mainActorLookupScheduled = false
+    var mainActorLookupScheduled = false
     var enabled = false
-    private var enabledSequence = 0
-    private weak var superAnalyzer: Analyzer?
+    var enabledSequence = 0
+    weak var superAnalyzer: Analyzer?
     private var keyedSubAnalyzers: [[NodeKey]: Analyzer] = [:]
 
     /// The node's registration; see ``liveRegistration``.
-    private var registration: NodeRegistration?
+    var registration: NodeRegistration?
     /// The registration an ancestor's deregistration ended while this analyzer stayed: the
     /// core keeps the node detached, with its values, for this analyzer to take back when it
     /// registers again (with the same ID: it moves there); a new ID, or ``unregister()``,
     /// drops it. See ``settleDetachedNode(becoming:)``.
-    private var detachedRegistration: NodeRegistration?
+    var detachedRegistration: NodeRegistration?
     /// Whether debug mode was told that the node moved (once per analyzer).
-    private var moveReported = false
+    var moveReported = false
     /// The analyzer whose node is the parent of this one's, while registered.
-    private weak var parentAnalyzer: Analyzer?
-    private var pendingEvents = Deque<PendingEvent>()
+    weak var parentAnalyzer: Analyzer?
+    var pendingEvents = Deque<PendingEvent>()
     /// Whether waiting events were reported (see ``DebugManagers``), once per analyzer.
     private var waitingReported = false
     /// Sub-analyzers that could not register before this one did; they register after it.
-    private var waitingSubAnalyzers: [WeakAnalyzer] = []
+    var waitingSubAnalyzers: [WeakAnalyzer] = []
     private var observationCancellers: [(keyPath: String, cancel: @Sendable () -> Void)] = []
 
     /// Creates the analyzer of `owner` (keep it in the owner, e.g. in a `lazy var`).
@@ -234,10 +232,6 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
-    private static func keyedSlot(_ key: String, _ index: Int?) -> [NodeKey] {
-        [.name(key)] + (index.map { [.index($0)] } ?? [])
-    }
-
     /// Records an event with attributes (keys sorted, for a stable order).
     public func record(_ event: String, with attributes: [String: JSONValue]?) {
         record(event, .attributes(attributes ?? [:]))
@@ -313,6 +307,13 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         }
     }
 
+    /// Registers the node if the parent chain allows; `true` when registered. The root
+    /// overrides it (it has no parent); the others register under their parent (see
+    /// `Analyzer+Registration.swift`).
+    func register() -> Bool {
+        registerUnderParent()
+    }
+
     /// When events still wait for a parent: what to report (the owner's type, the type
     /// names its chain walked, how many events wait), once; else `nil`.
     func waitingEventsReport() -> AnalyticsError? {
@@ -329,282 +330,6 @@ public class Analyzer: Analyzing, @unchecked Sendable {
             return .eventsWaiting(owner: ownerType, chain: chain, events: pendingEvents.count)
         }
     }
-
-    // MARK: - Tree
-
-    /// Enables the analyzer and adds the owner's sub-analyzables.
-    private func activate() {
-        enabled = true
-        enabledSequence = RootAnalyzer.nextSequence()
-        if let object = owner as? any AnalyzableObject {
-            for key in type(of: object).subAnalyzableKeys.sorted() {
-                add(object.subAnalyzable(for: key), for: key)
-            }
-        } else if let object = owner as? any MainActorAnalyzableObject {
-            addMainActorSubAnalyzables(of: object)
-        }
-        _ = register()
-    }
-
-    private func add(_ subAnalyzable: SubAnalyzable?, for key: String) {
-        switch subAnalyzable {
-        case let .one(sub)?: setSubAnalyzer(sub.analyzer, for: key, index: nil)
-        case let .many(subs)?: setSubAnalyzers(subs.map(\.analyzer), for: key)
-        case nil: break
-        }
-    }
-
-    /// Adds the sub-analyzables of a main-actor owner: now when on the main thread (where
-    /// kit objects enable their analyzers), else as soon as the main actor runs.
-    private func addMainActorSubAnalyzables(of object: any MainActorAnalyzableObject) {
-        let owner = UncheckedSendable(object)
-        let subs = onMainActor { () -> [(String, SubAnalyzable?)] in
-            type(of: owner.value).subAnalyzableKeys.sorted().map { ($0, owner.value.subAnalyzable(for: $0)) }
-        }
-        if let subs {
-            for (key, sub) in subs { add(sub, for: key) }
-            return
-        }
-        let reference = UncheckedSendable(self)
-        DispatchQueue.main.async {
-            Self.lock.withLock {
-                let analyzer = reference.value
-                guard analyzer.enabled, let object = analyzer.owner as? any MainActorAnalyzableObject else { return }
-                analyzer.addMainActorSubAnalyzables(of: object)
-            }
-        }
-    }
-
-    /// What a redirecting object answers for `another`, asked on the main actor when the
-    /// object belongs to it.
-    private func redirection(at object: any FocusPathConstituting, for another: any FocusPathConstituting) -> Redirection {
-        if let redirecting = object as? any FocusPathConstitutionRedirecting {
-            return redirecting.redirectedConstitutor(for: another).map(Redirection.to) ?? .none
-        }
-        guard let redirecting = object as? any MainActorFocusPathConstitutionRedirecting else { return .none }
-        let question = UncheckedSendable((redirecting, another))
-        guard let answer = onMainActor({ question.value.0.redirectedConstitutor(for: question.value.1) }) else {
-            return .waitForMainActor
-        }
-        return answer.map(Redirection.to) ?? .none
-    }
-
-    /// Looks the parent up again on the main actor (a redirect there must answer), then
-    /// sends the events that wait.
-    private func scheduleMainActorLookup() {
-        guard !mainActorLookupScheduled else { return }
-        mainActorLookupScheduled = true
-        let reference = UncheckedSendable(self)
-        DispatchQueue.main.async {
-            Self.lock.withLock {
-                reference.value.mainActorLookupScheduled = false
-                _ = reference.value.register()
-            }
-        }
-    }
-
-    private func attach(under parent: Analyzer, key: String, index: Int?, position: [NodeKey]?) {
-        if nodeID != nil, superAnalyzer !== parent || name != key || self.index != index || self.position != position {
-            unregister()
-        }
-        superAnalyzer = parent
-        name = key
-        self.index = index
-        self.position = position
-        activate()
-    }
-
-    /// The node's ID while registered.
-    var nodeID: NodeID? { liveRegistration?.id }
-
-    /// The registration, unless it or an ancestor's was cancelled since; then it is
-    /// forgotten (the core removed the node with that ancestor).
-    private var liveRegistration: NodeRegistration? {
-        if let registration, !registration.isLive {
-            // A kept node belongs to its position: its parent's analyzer drops it.
-            if registration.kept == nil { detachedRegistration = registration }
-            forgetRegistration()
-        }
-        return registration
-    }
-
-    /// Before registering as `id`: drops the detached node (see ``detachedRegistration``)
-    /// unless `id` is its ID; then the core takes it back, and the detached registration is
-    /// returned (to say where the node was).
-    private func settleDetachedNode(becoming id: NodeID) -> NodeRegistration? {
-        guard let detached = detachedRegistration else { return nil }
-        detachedRegistration = nil
-        if detached.id == id { return detached }
-        detached.manager.send(.deregister(id: detached.id))
-        return nil
-    }
-
-    /// In debug mode, says once per analyzer that its node moved to another parent than the
-    /// one `detached` had (a node that follows its parent, the same parent's node registered
-    /// again, is not said to move).
-    private func reportMove(from detached: NodeRegistration?) {
-        guard let detached, !moveReported, let registration, detached.parent?.id != registration.parent?.id,
-            registration.manager.dependency.debug
-        else { return }
-        let moved = NodeMove(id: registration.id, from: detached.path, to: registration.path)
-        moveReported = true
-        registration.manager.report(moved)
-    }
-
-    /// Registers the node if the parent chain allows; `true` when registered.
-    func register() -> Bool {
-        if liveRegistration != nil { return true }
-        guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp() else { return false }
-        guard parent.register(), let parentRegistration = parent.registration else {
-            // A sub-analyzer registers as soon as its parent does (a view added to a cell
-            // that waits for its row), so what it recorded meanwhile is not held back.
-            if parent === superAnalyzer, !parent.waitingSubAnalyzers.contains(where: { $0.analyzer === self }) {
-                parent.waitingSubAnalyzers.append(WeakAnalyzer(self))
-            }
-            return false
-        }
-        // Registering the parent may have registered this one (it waited for the parent).
-        if liveRegistration != nil { return true }
-        let parentID = parentRegistration.id
-        if let position {
-            bindKeptNode(id: NodeID(owner: parentID.owner, keys: parentID.keys + position), name: name, under: parent)
-        } else if isKeyed {
-            let id = NodeID(owner: parentID.owner, keys: parentID.keys + Self.keyedSlot(name, index))
-            sendRegistration(id: id, name: name, under: parent, manager: parentRegistration.manager)
-        } else if superAnalyzer != nil, !parentID.keys.isEmpty {
-            // A sub-analyzer of a keyed node (a view in a row) is kept by its key path, as
-            // the reference does: a view made anew for the row takes over its node.
-            bindKeptNode(id: NodeID(owner: parentID.owner, keys: parentID.keys + Self.keyedSlot(name, index)), name: name, under: parent)
-        } else {
-            sendRegistration(id: NodeID(number), name: name, under: parent, manager: parentRegistration.manager)
-        }
-        return true
-    }
-
-    /// Binds the analyzer to the kept node `id` under `parent`'s node, registering the node
-    /// first unless the parent's record still keeps it under the same name and index.
-    private func bindKeptNode(id: NodeID, name: String, under parent: Analyzer) {
-        guard let parentRegistration = parent.registration else { return }
-        let manager = parentRegistration.manager
-        let parentRecord = parentRegistration.record
-        let detached = settleDetachedNode(becoming: id)
-        let record: NodeRegistration
-        if let node = parentRecord.keptChildren[id], node.record.isLive, node.name == name, node.index == index {
-            record = node.record
-        } else {
-            if let stale = parentRecord.keptChildren[id], stale.record.isLive {
-                stale.record.cancel()
-                manager.send(.deregister(id: id))
-            }
-            manager.send(.register(id: id, parent: parentRegistration.id, name: name, index: index, namespace: namespace, attributes: nil))
-            record = NodeRegistration(id: id, name: name, manager: manager, parent: parentRecord)
-            parentRecord.keptChildren[id] = KeptNode(record: record, name: name, index: index)
-        }
-        registration = NodeRegistration(id: id, name: name, manager: manager, parent: parentRegistration, kept: record)
-        parentAnalyzer = parent
-        reportMove(from: detached)
-        sendPendingEvents(to: id, manager: manager)
-    }
-
-    /// Registers the node as `id` under `parent`'s (none for the root) and sends the events
-    /// that waited for it.
-    ///
-    /// When an ancestor's deregistration had detached the node (the analyzer stayed), the core
-    /// takes it back here, moved, with its values, visibility and kept events.
-    func sendRegistration(id: NodeID, name: String, under parent: Analyzer?, manager: Manager) {
-        let detached = settleDetachedNode(becoming: id)
-        manager.send(.register(id: id, parent: parent?.registration?.id, name: name, index: index, namespace: namespace, attributes: nil))
-        registration = NodeRegistration(id: id, name: name, manager: manager, parent: parent?.registration)
-        parentAnalyzer = parent
-        reportMove(from: detached)
-        sendPendingEvents(to: id, manager: manager)
-    }
-
-    private func sendPendingEvents(to id: NodeID, manager: Manager) {
-        let events = pendingEvents
-        pendingEvents.removeAll()
-        for event in events {
-            manager.sendEvent(id: id, name: event.name, properties: event.properties, time: event.time)
-        }
-        guard !waitingSubAnalyzers.isEmpty else { return }
-        let waiting = waitingSubAnalyzers
-        waitingSubAnalyzers.removeAll()
-        for sub in waiting {
-            if let analyzer = sub.analyzer, analyzer.superAnalyzer === self { _ = analyzer.register() }
-        }
-    }
-
-    /// Deregisters the node; the core removes the descendants, and cancelling the
-    /// registration makes them forget theirs. A kept node stays: only this analyzer's
-    /// binding to it is released.
-    private func unregister() {
-        if let registration = liveRegistration {
-            registration.cancel()
-            if registration.kept == nil { registration.manager.send(.deregister(id: registration.id)) }
-            forgetRegistration()
-        }
-        if let detached = detachedRegistration {
-            detachedRegistration = nil
-            detached.manager.send(.deregister(id: detached.id))
-        }
-    }
-
-    private func forgetRegistration() {
-        registration = nil
-        parentAnalyzer = nil
-    }
-
-    /// The nearest enabled analyzer up the owner's chain, or the focused analyzer standing
-    /// below it (when focus came before this analyzer was enabled).
-    private func parentByLookingUp() -> Analyzer? {
-        var visited = 0
-        // `asker` is the object whose parent constitutor led to `current`: a redirect may
-        // answer differently for different askers (a tab container for its own tabs).
-        var asker: (any FocusPathConstituting)? = owner
-        var current = owner?.parentConstitutor()
-        var found: Analyzer?
-        while let object = current, let another = asker, visited < 10_000 {
-            visited += 1
-            switch redirection(at: object, for: another) {
-            case .waitForMainActor:
-                scheduleMainActorLookup()
-                return nil
-            case let .to(redirected) where redirected !== object:
-                current = redirected
-                continue
-            case .to, .none:
-                break
-            }
-            if let analyzer = (object as? any Analyzable)?.analyzer as? Analyzer, analyzer !== self, analyzer.enabled {
-                found = analyzer
-                break
-            }
-            asker = object
-            current = object.parentConstitutor()
-        }
-        guard let found, found.register(), let root = found.rootAnalyzer,
-            let focus = root.focusedAnalyzer, root.focusSequence < enabledSequence,
-            focus !== self, focus.liveRegistration != nil, focus.isDescendant(of: found), !focus.isDescendant(of: self)
-        else { return found }
-        return focus
-    }
-
-    /// Whether `ancestor` is this analyzer or above it in the registered tree.
-    func isDescendant(of ancestor: Analyzer) -> Bool {
-        registeredLineage.contains { $0 === ancestor }
-    }
-
-    var rootAnalyzer: RootAnalyzer? {
-        registeredLineage.lazy.compactMap { $0 as? RootAnalyzer }.first
-    }
-
-    /// This analyzer and those above it in the registered tree, nearest first (just this
-    /// one when it is not registered). A live registration means every ancestor's is live
-    /// too, so the parent links can be followed without checking each.
-    private var registeredLineage: UnfoldSequence<Analyzer, (Analyzer?, Bool)> {
-        let isRegistered = liveRegistration != nil
-        return sequence(first: self) { analyzer in isRegistered ? analyzer.parentAnalyzer : nil }
-    }
 }
 
 extension Analyzer: FocusPathConstituting {
@@ -612,54 +337,4 @@ extension Analyzer: FocusPathConstituting {
     public func parentConstitutor() -> (any FocusPathConstituting)? {
         owner?.parentConstitutor()
     }
-}
-
-/// A sub-analyzer waiting for its parent, held weakly.
-private struct WeakAnalyzer {
-    weak var analyzer: Analyzer?
-    init(_ analyzer: Analyzer) { self.analyzer = analyzer }
-}
-
-/// What a redirecting object answered during a parent lookup.
-private enum Redirection {
-    /// Continue at this object.
-    case to(any FocusPathConstituting)
-    /// No redirection.
-    case none
-    /// The object belongs to the main actor and the lookup runs elsewhere: ask it there.
-    case waitForMainActor
-}
-
-/// Runs `body` on the main actor when called there (on the main queue, whichever thread
-/// drains it); `nil` elsewhere.
-func onMainActor<T>(_ body: @MainActor () -> T) -> T? {
-    guard MainQueueMark.isCurrent else { return nil }
-    return MainActor.assumeIsolated { UncheckedSendable(body()) }.value
-}
-
-/// Tells whether the caller runs on the main queue, the main actor's executor. (On Linux
-/// the main actor's jobs may run on a thread that is not the process's main thread, so
-/// `Thread.isMainThread` cannot tell.)
-enum MainQueueMark {
-    private static let key: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
-    static var isCurrent: Bool {
-        DispatchQueue.getSpecific(key: key) == true
-    }
-}
-
-/// A value handed across isolation where the analyzers' lock (or the main actor) guards it.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
-
-private struct PendingEvent {
-    let name: String
-    let properties: EventProperties
-    let time: Double
 }
