@@ -27,3 +27,13 @@ enum AnnaInProcess {
         }
     }
 }
+
+extension TemporaryFolder {
+    /// Runs `anna run --events EVENTS --module MODULE` and `extra` in-process, on the
+    /// workspace's files (the shop's by default).
+    func runModule(events: String = "session.ndjson", module: String = "module", _ extra: [String] = []) async throws
+        -> AnnaProcess.Output
+    {
+        try await AnnaInProcess.run(["run", "--events", file(events), "--module", file(module)] + extra)
+    }
+}

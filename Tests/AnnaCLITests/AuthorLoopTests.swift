@@ -26,7 +26,7 @@ struct StrictTests {
     @Test("without --strict, errors are counted by kind in one line and the run succeeds")
     func summaryLine() async throws {
         let workspace = try Self.failingWorkspace()
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("errors.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule(events: "errors.ndjson")
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderrLinesWithoutNotes.count == 4)
@@ -54,24 +54,6 @@ struct StrictTests {
         // The clean session never registers the node whose file is Broken.js.
         let neverLoaded = command == "snapshot" ? [] : ["anna: Broken.js never loaded: no node's namespace asked for it"]
         #expect(clean.stderrLinesWithoutNotes == neverLoaded)
-    }
-
-    @Test("a run stopped at the time limit counts as an error")
-    func timeLimitCounts() async throws {
-        let workspace = try Workspace([
-            "tasks/index.js": "match('spin', () => { for (;;) {} });\nmatch('tap', () => 'after');\n",
-            "s.ndjson": """
-            {"op":"register","id":1,"parent":null,"name":"__root__"}
-            {"op":"event","id":1,"name":"spin"}
-            {"op":"event","id":1,"name":"tap"}
-
-            """,
-        ])
-        let output = try await AnnaInProcess.run(
-            ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2", "--strict"])
-        #expect(output.status == 1)
-        #expect(output.stdoutLines == [#""after""#])
-        #expect(output.stderrLines.last == "anna: 1 error (1 operation stopped at the time limit); failing the run (--strict)")
     }
 }
 
@@ -224,7 +206,7 @@ struct InitVersionTests {
     func zeroResultNote() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('/home/ana-apeared', () => 1);\n")  // a typo
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule()
         #expect(output.status == 0)
         #expect(output.stdout == "")
         #expect(output.stderrLines.last?.hasPrefix("anna: no task produced a result (7 operations replayed)") == true)
@@ -257,7 +239,7 @@ struct CheckLoaderTests {
         #expect(check.stderr == "")
         #expect(check.status == 0)
         #expect(check.stdoutLines == ["index.js", "  3:\t/home/ana-appeared", "1 file, 1 pattern, 0 problems"])
-        let run = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let run = try await workspace.runModule()
         #expect(run.stdoutLines == [#""AT /HOME""#])
     }
 

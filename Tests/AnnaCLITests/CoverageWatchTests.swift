@@ -18,8 +18,7 @@ struct CoverageTests {
     @Test("--coverage prints a table of task files and task counts on standard error")
     func table() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaInProcess.run(
-            ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--coverage"])
+        let output = try await workspace.runModule(["--coverage"])
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderrLines.first == "index.js: loaded")
@@ -31,10 +30,7 @@ struct CoverageTests {
     @Test("--coverage=FILE writes the coverage as JSON")
     func json() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"),
-            "--coverage=\(workspace.file("coverage.json"))",
-        ])
+        let output = try await workspace.runModule(["--coverage=\(workspace.file("coverage.json"))"])
         #expect(output.status == 0)
         #expect(output.stderr == "")
         let coverage = try JSONDecoder().decode(Coverage.self, from: Data(try workspace.read("coverage.json").utf8))
@@ -46,7 +42,7 @@ struct CoverageTests {
     @Test("without --coverage, tasks that never ran are named in one line")
     func neverRanNote() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule()
         #expect(output.status == 0)
         #expect(
             output.stderrLines.first?.hasPrefix("anna: 2 of 4 tasks never ran ('list/item/explode' at \(workspace.file("module/task/index.js")):3")
@@ -92,7 +88,7 @@ struct LocationWatchTests {
     func failureLocation() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("x.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode"}"# + "\n")
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("x.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule(events: "x.ndjson")
         let taskFile = workspace.file("module/task/index.js")
         let line = output.stderrLines.first ?? ""
         // The task's line is the match() call's; its column is the core's to choose.

@@ -119,18 +119,15 @@ struct HostileInputTests {
     @Test("--time-limit at the ends of its range is accepted; --help says the range")
     func timeLimitEnds() async throws {
         let workspace = try Workspace.shop()
-        let longest = try await AnnaInProcess.run(
-            ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--time-limit", "3600"])
+        let longest = try await workspace.runModule(["--time-limit", "3600"])
         #expect(longest.status == 0)
         #expect(longest.stdoutLines.count == 2)
-        let shortest = try await AnnaInProcess.run(
-            ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--time-limit", "0.001"])
+        let shortest = try await workspace.runModule(["--time-limit", "0.001"])
         #expect(shortest.status == 0 || shortest.status == 66, "a millisecond may be too short to load the module: \(shortest.stderr)")
         let help = try await AnnaInProcess.run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--time-limit <seconds> Seconds of CPU time one operation may run in JavaScript, from 0.001 to 3600. (default: 2.0)"))
         #expect(help.contains("--memory-limit <MB> Megabytes the JavaScript heap may hold, from 16 to 1048576. (default: 512)"))
-        let tiny = try await AnnaInProcess.run(
-            ["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--memory-limit", "8"])
+        let tiny = try await workspace.runModule(["--memory-limit", "8"])
         #expect(tiny.status == 64)
         #expect(tiny.stderr.contains("Error: --memory-limit must be from 16 to 1048576 MB, got 8."))
     }

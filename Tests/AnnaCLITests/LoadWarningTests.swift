@@ -30,9 +30,7 @@ struct LoadWarningTests {
     @Test("anna run names a task file never loaded beside the namespace without a file, once, and exits 0")
     func runWarns() async throws {
         let workspace = try Self.notes()
-        let output = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--strict",
-        ])
+        let output = try await workspace.runModule(["--strict"])
         #expect(output.status == 0)
         #expect(output.stdoutLines == [#"{"event":"screen_view"}"#])
         #expect(output.stderrLines.filter { $0 == Self.warning }.count == 1, "\(output.stderr)")
@@ -41,9 +39,7 @@ struct LoadWarningTests {
     @Test("--require-coverage lists each file never loaded and each task never ran with file:line, and exits 1")
     func runRequiresCoverage() async throws {
         let workspace = try Self.notes()
-        let output = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--require-coverage",
-        ])
+        let output = try await workspace.runModule(["--require-coverage"])
         #expect(output.status == 1)
         let task = LocalPath.real(workspace.file("module/task"))
         #expect(output.stderrLines.contains(Self.warning))
@@ -58,9 +54,7 @@ struct LoadWarningTests {
         try workspace.write("module/task/index.js", "match('/notes/ana-appeared', () => ({ event: 'screen_view' }));\n")
         try FileManager.default.moveItem(
             atPath: workspace.file("module/task/NoteDetail.js"), toPath: workspace.file("module/task/NoteDetailViewController.js"))
-        let output = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module"), "--require-coverage",
-        ])
+        let output = try await workspace.runModule(["--require-coverage"])
         #expect(output.status == 0)
         #expect(output.stderr == "")
         #expect(output.stdoutLines == [#"{"event":"screen_view"}"#, #"{"event":"note_view"}"#])

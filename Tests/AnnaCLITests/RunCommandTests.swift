@@ -8,7 +8,7 @@ struct RunCommandTests {
     @Test("prints each result as a line of compact JSON, in order")
     func results() async throws {
         let workspace = try Workspace.shop()
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule()
         #expect(output.status == 0)
         #expect(
             output.stdoutLines == [
@@ -69,7 +69,7 @@ struct RunCommandTests {
                 {"op":"event","id":3,"name":"did-select","time":1007}
 
                 """)
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule(events: "bad.ndjson")
         #expect(output.status == 65)
         #expect(output.stdoutLines.count == 2)
         #expect(
@@ -95,7 +95,7 @@ struct RunCommandTests {
     func malformedKinds(line: String, message: String) async throws {
         let workspace = try Workspace.shop()
         try workspace.write("bad.ndjson", line + "\n")
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("bad.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule(events: "bad.ndjson")
         #expect(output.status == 65)
         #expect(output.stderrLines == ["\(workspace.file("bad.ndjson")):1: \(message)"])
     }
@@ -112,9 +112,7 @@ struct RunCommandTests {
                 {"op":"event","id":3,"name":"did-select","time":1009}
 
                 """)
-        let output = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("mixed.ndjson"), "--module", workspace.file("module"), "--keep-going",
-        ])
+        let output = try await workspace.runModule(events: "mixed.ndjson", ["--keep-going"])
         let file = workspace.file("mixed.ndjson")
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 3)
@@ -132,12 +130,10 @@ struct RunCommandTests {
     func console() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("log.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"log"}"# + "\n")
-        let toStderr = try await AnnaInProcess.run(["run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module")])
+        let toStderr = try await workspace.runModule(events: "log.ndjson")
         #expect(toStderr.stdoutLines.count == 2)
         #expect(toStderr.stderrLinesWithoutNotes == ["logged from /home/list/item"])
-        let toFile = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("log.ndjson"), "--module", workspace.file("module"), "--console", workspace.file("console.txt"),
-        ])
+        let toFile = try await workspace.runModule(events: "log.ndjson", ["--console", workspace.file("console.txt")])
         #expect(toFile.stderrLinesWithoutNotes == [])
         #expect(try workspace.read("console.txt") == "logged from /home/list/item\n")
     }
@@ -146,13 +142,13 @@ struct RunCommandTests {
     func missingInputs() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("broken/index.js", "module.exports = ;\n")
-        let noStream = try await AnnaInProcess.run(["run", "--events", workspace.file("none.ndjson"), "--module", workspace.file("module")])
+        let noStream = try await workspace.runModule(events: "none.ndjson")
         #expect(noStream.status == 66)
         #expect(noStream.stderrLines == ["anna: no such event stream: \(workspace.file("none.ndjson"))"])
-        let noModule = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("nowhere")])
+        let noModule = try await workspace.runModule(module: "nowhere")
         #expect(noModule.status == 66)
         #expect(noModule.stderrLines == ["anna: no such module: \(workspace.file("nowhere"))"])
-        let broken = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", workspace.file("broken")])
+        let broken = try await workspace.runModule(module: "broken")
         #expect(broken.status == 66)
         #expect(broken.stderr.hasPrefix("anna: cannot load analytics module \(workspace.file("broken")): SyntaxError:"))
         #expect(broken.stderr.contains("(at \(workspace.file("broken/index.js")):1"))
@@ -162,7 +158,7 @@ struct RunCommandTests {
     func snapshotOp() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("snap.ndjson", try workspace.read("session.ndjson") + #"{"op":"snapshot"}"# + "\n")
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("snap.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule(events: "snap.ndjson")
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)
         #expect(output.stderr.hasPrefix(#"<__root__ id="1" class="ana-node" createdAt="1000">"#))
@@ -200,16 +196,18 @@ struct RunCommandMoreTests {
 
             """,
         ])
-        let plain = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module")])
+        let plain = try await workspace.runModule(events: "s.ndjson")
         #expect(plain.stdoutLines == ["1"])
         #expect(plain.stderrLines == ["Screen.js loaded"])
-        let debug = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--module", workspace.file("module"), "--debug"])
+        let debug = try await workspace.runModule(events: "s.ndjson", ["--debug"])
         #expect(debug.stdoutLines == ["1"], "the reloaded file's tasks replace the old ones instead of doubling them")
         #expect(debug.stderrLines == ["Screen.js loaded", "Screen.js loaded"])
     }
 
-    @Test("--time-limit stops a runaway task; the run goes on with the next line")
-    func timeLimit() async throws {
+    @Test(
+        "--time-limit stops a runaway task; the run goes on with the next line; the stop is an error --strict fails on",
+        arguments: [false, true])
+    func timeLimit(strict: Bool) async throws {
         let workspace = try Workspace([
             "tasks/index.js": "match('spin', () => { for (;;) {} }); match('tap', () => 'after');\n",
             "s.ndjson": """
@@ -219,10 +217,10 @@ struct RunCommandMoreTests {
 
             """,
         ])
-        let output = try await AnnaInProcess.run([
-            "run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2",
-        ])
-        #expect(output.status == 0)
+        let output = try await AnnaInProcess.run(
+            ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.2"]
+                + (strict ? ["--strict"] : []))
+        #expect(output.status == (strict ? 1 : 0))
         #expect(output.stdoutLines == [#""after""#])
         // The stop names the task that was running, with its place.
         let taskFile = LocalPath.real(workspace.file("tasks/index.js"))
@@ -230,6 +228,8 @@ struct RunCommandMoreTests {
             output.stderrLines.first
                 == "\(workspace.file("s.ndjson")):2: error: recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' (\(taskFile):1:6) on the root (spin) ran longer than 0.2 s and was stopped"
         )
+        let verdict = strict ? "failing the run (--strict)" : "--strict makes them fail the run"
+        #expect(output.stderrLines.last == "anna: 1 error (1 operation stopped at the time limit); \(verdict)")
     }
 
     @Test("a progress line appears on a terminal, and only there")
@@ -298,7 +298,7 @@ struct RunCommandBatchTests {
             + #"{"op":"update","id":3,"keyPath":"title","value":"\#(title)"}"# + "\n"
             + #"{"op":"event","id":3,"name":"did-select"}"#
         try workspace.write("crlf.ndjson", stream.replacingOccurrences(of: "\n", with: "\r\n"))
-        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("crlf.ndjson"), "--module", workspace.file("module")])
+        let output = try await workspace.runModule(events: "crlf.ndjson")
         #expect(output.status == 0)
         #expect(output.stderrLinesWithoutNotes == [])
         #expect(

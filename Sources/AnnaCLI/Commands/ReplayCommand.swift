@@ -324,12 +324,7 @@ struct ReplayCommand: ParsableCommand {
 
     private func consoleDestination(messages: MessageWriter) throws -> MessageWriter {
         guard let consolePath else { return messages }
-        guard FileManager.default.createFile(atPath: consolePath, contents: nil),
-            let handle = FileHandle(forWritingAtPath: consolePath)
-        else {
-            throw CommandFailure("anna: cannot write console output to \(consolePath)", exitCode: ExitCodes.cannotCreate)
-        }
-        return MessageWriter(sink: FileHandleOutputSink(handle))
+        return MessageWriter(sink: try StreamOptions.consoleFile(consolePath))
     }
 
     private static func makeFolder(_ path: String) throws {

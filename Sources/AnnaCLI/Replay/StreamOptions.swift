@@ -23,12 +23,15 @@ struct StreamOptions: ParsableArguments {
     /// The console for task scripts: the `--console` file, or `standardError`.
     func makeConsole(standardError: any OutputSink) throws -> Console {
         guard let consolePath else { return Console(output: standardError) }
-        guard FileManager.default.createFile(atPath: consolePath, contents: nil),
-            let handle = FileHandle(forWritingAtPath: consolePath)
-        else {
-            throw CommandFailure("anna: cannot write console output to \(consolePath)", exitCode: ExitCodes.cannotCreate)
+        return Console(output: try Self.consoleFile(consolePath))
+    }
+
+    /// The `--console` file at `path`, created empty; fails with 73 when it cannot be written.
+    static func consoleFile(_ path: String) throws -> FileHandleOutputSink {
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CommandFailure("anna: cannot write console output to \(path)", exitCode: ExitCodes.cannotCreate)
         }
-        return Console(output: FileHandleOutputSink(handle))
+        return FileHandleOutputSink(handle)
     }
 
     /// The opened stream; exits with 66 when it cannot be opened.
