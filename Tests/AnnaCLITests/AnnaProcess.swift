@@ -23,6 +23,11 @@ struct AnnaProcess {
 typealias Workspace = TemporaryFolder
 
 extension TemporaryFolder {
+    /// Writes `name`: the workspace's `session.ndjson`, then `extra`.
+    func writeSession(_ name: String, appending extra: String) throws {
+        try write(name, try read("session.ndjson") + extra)
+    }
+
     /// Writes `long.ndjson`: the shop session, 3,000 `scroll` events on its item, then
     /// `extra` lines. Returns the file's path.
     func writeLongSession(appending extra: String = "") throws -> String {

@@ -12,9 +12,9 @@ struct StrictTests {
     static func failingWorkspace() throws -> Workspace {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/Broken.js", "match('x/tap', () => 1);\nthrow new Error('broken on purpose');\n")
-        try workspace.write(
+        try workspace.writeSession(
             "errors.ndjson",
-            try workspace.read("session.ndjson") + """
+            appending: """
                 {"op":"event","id":3,"name":"explode"}
                 {"op":"register","id":4,"parent":1,"name":"broken","namespace":"Broken"}
                 {"op":"event","id":99,"name":"did-select"}

@@ -39,18 +39,6 @@ struct CoverageTests {
         #expect(coverage.files.map(\.status) == [.loaded])
     }
 
-    @Test("without --coverage, tasks that never ran are named in one line")
-    func neverRanNote() async throws {
-        let workspace = try Workspace.shop()
-        let output = try await workspace.runModule()
-        #expect(output.status == 0)
-        #expect(
-            output.stderrLines.first?.hasPrefix("anna: 2 of 4 tasks never ran ('list/item/explode' at \(workspace.file("module/task/index.js")):3")
-                == true)
-        #expect(output.stderrLines.first?.hasSuffix(" and 1 more); --coverage lists them") == true)
-        #expect(output.stderrLines.count == 1)
-    }
-
     @Test("a core without coverage() says so, and the run goes on")
     func coreWithoutCoverage() async throws {
         let workspace = try Workspace([
@@ -87,7 +75,7 @@ struct LocationWatchTests {
     @Test("a failed task's line names the task's file:line")
     func failureLocation() async throws {
         let workspace = try Workspace.shop()
-        try workspace.write("x.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode"}"# + "\n")
+        try workspace.writeSession("x.ndjson", appending: #"{"op":"event","id":3,"name":"explode"}"# + "\n")
         let output = try await workspace.runModule(events: "x.ndjson")
         let taskFile = workspace.file("module/task/index.js")
         let line = output.stderrLines.first ?? ""

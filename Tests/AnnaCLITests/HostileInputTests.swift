@@ -14,7 +14,7 @@ struct HostileInputTests {
     func runShop(after line: String) async throws -> (AnnaProcess.Output, file: String) {
         let workspace = try Workspace.shop()
         let file = workspace.file("bad.ndjson")
-        try workspace.write("bad.ndjson", try workspace.read("session.ndjson") + line + "\n" + #"{"op":"event","id":3,"name":"did-select"}"# + "\n")
+        try workspace.writeSession("bad.ndjson", appending: line + "\n" + #"{"op":"event","id":3,"name":"did-select"}"# + "\n")
         return (try await AnnaInProcess.run(["run", "--events", file, "--module", workspace.file("module")]), file)
     }
 

@@ -31,12 +31,11 @@ struct InProcessParityTests {
             switch self {
             case .success: return ["run", "--events", session] + module
             case .strictCoreError:
-                try workspace.write(
-                    "explode.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"explode","time":1007}"# + "\n")
+                try workspace.writeSession("explode.ndjson", appending: #"{"op":"event","id":3,"name":"explode","time":1007}"# + "\n")
                 return ["run", "--events", workspace.file("explode.ndjson"), "--strict"] + module
             case .badArguments: return ["run", "--events", session]
             case .malformedLine:
-                try workspace.write("bad.ndjson", try workspace.read("session.ndjson") + #"{"op":"teleport","id":3}"# + "\n")
+                try workspace.writeSession("bad.ndjson", appending: #"{"op":"teleport","id":3}"# + "\n")
                 return ["run", "--events", workspace.file("bad.ndjson")] + module
             case .missingModule: return ["run", "--events", session, "--module", workspace.file("no-such-module")]
             case .unwritableConsole: return ["run", "--events", session, "--console", workspace.file("no-such-folder/console.txt")] + module

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("anna run", .timeLimit(.minutes(2)))
 struct RunCommandTests {
-    @Test("prints each result as a line of compact JSON, in order")
+    @Test("prints each result as a line of compact JSON, in order; without --coverage, tasks that never ran are named in one line")
     func results() async throws {
         let workspace = try Workspace.shop()
         let output = try await workspace.runModule()
@@ -16,6 +16,11 @@ struct RunCommandTests {
                 #"{"action":"selected","item":4,"title":"Boots"}"#,
             ])
         #expect(output.stderrLinesWithoutNotes == [])
+        #expect(
+            output.stderrLines.first?.hasPrefix("anna: 2 of 4 tasks never ran ('list/item/explode' at \(workspace.file("module/task/index.js")):3")
+                == true)
+        #expect(output.stderrLines.first?.hasSuffix(" and 1 more); --coverage lists them") == true)
+        #expect(output.stderrLines.count == 1)
     }
 
     @Test("--meta wraps each result with task, path and event; --tasks uses the bundled core")
@@ -62,9 +67,9 @@ struct RunCommandTests {
     @Test("a malformed line stops the run with 65 after the results so far, naming file and line")
     func malformedLine() async throws {
         let workspace = try Workspace.shop()
-        try workspace.write(
+        try workspace.writeSession(
             "bad.ndjson",
-            try workspace.read("session.ndjson") + """
+            appending: """
                 {"op":"teleport","id":3}
                 {"op":"event","id":3,"name":"did-select","time":1007}
 
@@ -103,9 +108,9 @@ struct RunCommandTests {
     @Test("--keep-going skips malformed lines and counts them; core errors continue with their line")
     func keepGoing() async throws {
         let workspace = try Workspace.shop()
-        try workspace.write(
+        try workspace.writeSession(
             "mixed.ndjson",
-            try workspace.read("session.ndjson") + """
+            appending: """
                 not json
                 {"op":"event","id":99,"name":"did-select"}
                 {"op":"event","id":3,"name":"explode"}
@@ -129,7 +134,7 @@ struct RunCommandTests {
     @Test("console output of tasks goes to standard error, or to --console FILE")
     func console() async throws {
         let workspace = try Workspace.shop()
-        try workspace.write("log.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"log"}"# + "\n")
+        try workspace.writeSession("log.ndjson", appending: #"{"op":"event","id":3,"name":"log"}"# + "\n")
         let toStderr = try await workspace.runModule(events: "log.ndjson")
         #expect(toStderr.stdoutLines.count == 2)
         #expect(toStderr.stderrLinesWithoutNotes == ["logged from /home/list/item"])
@@ -157,7 +162,7 @@ struct RunCommandTests {
     @Test("a stream snapshot op prints the tree to standard error")
     func snapshotOp() async throws {
         let workspace = try Workspace.shop()
-        try workspace.write("snap.ndjson", try workspace.read("session.ndjson") + #"{"op":"snapshot"}"# + "\n")
+        try workspace.writeSession("snap.ndjson", appending: #"{"op":"snapshot"}"# + "\n")
         let output = try await workspace.runModule(events: "snap.ndjson")
         #expect(output.status == 0)
         #expect(output.stdoutLines.count == 2)

@@ -57,7 +57,7 @@ struct SnapshotTraceCheckTests {
     @Test("trace reports missing, out of order, duplicated and unexpected items and exits 1")
     func traceFails() async throws {
         let workspace = try Workspace.shop()
-        try workspace.write("twice.ndjson", try workspace.read("session.ndjson") + #"{"op":"event","id":3,"name":"did-select","time":1010}"# + "\n")
+        try workspace.writeSession("twice.ndjson", appending: #"{"op":"event","id":3,"name":"did-select","time":1010}"# + "\n")
         try workspace.write(
             "bad.trace.json",
             """
