@@ -1,5 +1,6 @@
 import Anna
 import AnnaKit
+import CoreJS
 import Testing
 
 /// The reference's `TableViewTests` and `ReuseTests`, ported to the kit (tasks in
@@ -8,33 +9,35 @@ import Testing
 @MainActor
 @Suite("Reference: TableViewTests, ReuseTests")
 struct OriginalTableTests {
-    @Test("TableViewTests.test_tableView: values recorded in cellForRowAt and willDisplay, in UIKit's order")
-    func tableView() async {
-        let harness = Harness(module: "original")
-        harness.show(IdentifiedRowsController())
-        await harness.expectAnswers(
-            "table.tableView",
-            [
-                "0/0_appeared", "textLabel.text_0-0", "data_00", "3/7_appeared", "textLabel.text_3-7", "data_37",
-            ])
+    /// The reference's table scenarios that only show a controller and read its task's answers.
+    enum ShownTable: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case tableView = "TableViewTests.test_tableView: values recorded in cellForRowAt and willDisplay, in UIKit's order"
+        case cellSubviews = "TableViewTests.test_tableViewCellSubviews: a cell's subviews, with the cell appearing first"
+        case sectionAppeared = "TableViewTests.test_tableViewSectionShouldReportAppeared"
+
+        var testDescription: String { rawValue }
+
+        /// The controller shown, the reference task's name and the answers it gives.
+        @MainActor var scenario: (controller: ViewController, task: String, answers: [JSONValue]) {
+            switch self {
+            case .tableView:
+                (
+                    IdentifiedRowsController(), "table.tableView",
+                    ["0/0_appeared", "textLabel.text_0-0", "data_00", "3/7_appeared", "textLabel.text_3-7", "data_37"]
+                )
+            case .cellSubviews:
+                (CellSubviewsController(), "table.cellSubviews", ["cell-sc_0", "data-0", "button-sc_0", "cell-sc_19", "data-19", "button-sc_19"])
+            case .sectionAppeared: (SectionsOnlyController(), "table.sectionAppeared", [42, 43])
+            }
+        }
     }
 
-    @Test("TableViewTests.test_tableViewCellSubviews: a cell's subviews, with the cell appearing first")
-    func tableViewCellSubviews() async {
+    @Test("TableViewTests: showing a table records what the reference's task answers", arguments: ShownTable.allCases)
+    func shownTable(_ table: ShownTable) async {
         let harness = Harness(module: "original")
-        harness.show(CellSubviewsController())
-        await harness.expectAnswers(
-            "table.cellSubviews",
-            [
-                "cell-sc_0", "data-0", "button-sc_0", "cell-sc_19", "data-19", "button-sc_19",
-            ])
-    }
-
-    @Test("TableViewTests.test_tableViewSectionShouldReportAppeared")
-    func sectionAppeared() async {
-        let harness = Harness(module: "original")
-        harness.show(SectionsOnlyController())
-        await harness.expectAnswers("table.sectionAppeared", [42, 43])
+        let scenario = table.scenario
+        harness.show(scenario.controller)
+        await harness.expectAnswers(scenario.task, scenario.answers)
     }
 
     @Test("ReuseTests: a reused row's sub-analyzer inherits the values of the same key path")

@@ -18,6 +18,14 @@ struct Trace: Equatable, CustomStringConvertible {
         self.index = index
     }
 
+    /// What a table records when the rows `left` scroll away or reload and the rows `came`
+    /// are shown in their place: each row that left disappears, then each row that came
+    /// records its value (in `cellForRowAt`) and appears.
+    static func rowsReplaced(_ path: String, left: ClosedRange<Int>, came: ClosedRange<Int>) -> [Trace] {
+        left.map { Trace("ana-disappeared", path, $0) }
+            + came.flatMap { [Trace("ana-updated", path, $0), Trace("ana-appeared", path, $0)] }
+    }
+
     /// The tasks of `task/index.js` that trace an event.
     static let tracedTasks: Set<String> = ["ana-appeared", "ana-disappeared", "did-select", "touch-up-inside", "ping", "ana-updated"]
 
