@@ -3,10 +3,10 @@ import Foundation
 
 /// How an analytics module is found and loaded: the one recipe for engines and for tools that
 /// load a module without running it (`anna check`).
-public enum ModuleEntry {
+package enum ModuleEntry {
     /// The folder a module is confined to: the module itself when it is a folder, else the
     /// folder of its file.
-    public static func folder(of modulePath: String, fileAccess: any FileAccess) -> String {
+    package static func folder(of modulePath: String, fileAccess: any FileAccess) -> String {
         fileAccess.isDirectory(atPath: modulePath) ? modulePath : ModulePath.directory(of: modulePath)
     }
 
@@ -14,7 +14,7 @@ public enum ModuleEntry {
     /// - Throws: ``AnalyticsError/moduleLoadFailed(module:_:)`` when it cannot be loaded (a
     ///   syntax error, a missing file, a folder without `index.js`), or
     ///   ``AnalyticsError/moduleNotConstructor(module:found:)``.
-    public static func loadConstructor(at modulePath: String, in runtime: CommonJSRuntime) throws -> JavaScriptValue {
+    package static func loadConstructor(at modulePath: String, in runtime: CommonJSRuntime) throws -> JavaScriptValue {
         let constructor: JavaScriptValue
         do {
             constructor = try runtime.load(entry: modulePath)
