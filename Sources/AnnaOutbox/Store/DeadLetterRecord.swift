@@ -14,69 +14,41 @@ struct DeadLetterRecord: FetchableRecord, PersistableRecord {
 
     /// The row's key (nil until inserted).
     var id: Int64?
-    var messageId: String?
-    var session: String?
+    /// The message's columns (``MessageColumn``) and the reason's, as stored.
+    var messageId, session, task, path, event, result, responseBody, reason: String?
     var seq: Int64?
-    var time: Double?
-    var task: String?
-    var path: String?
-    var event: String?
-    var result: String?
+    /// The message's time (ms), and when it was set aside (seconds since the epoch).
+    var time, deadAt: Double?
     /// The HTTP status that refused it; 0 when the outbox set it aside itself.
     var status: Int?
-    var responseBody: String?
-    var reason: String?
-    /// When, in seconds since the epoch.
-    var deadAt: Double?
 
     /// `message`, or an unreadable row's placeholders (an empty ID and result, position -1,
     /// time 0), set aside with `status`, `responseBody` and `reason` at `deadAt`.
     init(_ message: OutboxMessage?, status: Int, responseBody: String, reason: String, deadAt: Double) {
-        messageId = message?.messageId ?? ""
-        session = message?.session ?? ""
-        seq = message?.seq ?? -1
-        time = message?.time ?? 0
-        task = message?.task
-        path = message?.path
-        event = message?.event
-        result = message?.result ?? ""
-        self.status = status
-        self.responseBody = responseBody
-        self.reason = reason
-        self.deadAt = deadAt
+        (messageId, session, seq, time) = (message?.messageId ?? "", message?.session ?? "", message?.seq ?? -1, message?.time ?? 0)
+        (task, path, event, result) = (message?.task, message?.path, message?.event, message?.result ?? "")
+        (self.status, self.responseBody, self.reason, self.deadAt) = (status, responseBody, reason, deadAt)
     }
 
     init(row: Row) {
         func text(_ column: Column) -> String? { String.fromDatabaseValue(row.storedValue(column)) }
-        id = Int64.fromDatabaseValue(row.storedValue(Self.id))
-        messageId = text(MessageColumn.messageId)
-        session = text(MessageColumn.session)
-        seq = Int64.fromDatabaseValue(row.storedValue(MessageColumn.seq))
+        (messageId, session, result) = (text(MessageColumn.messageId), text(MessageColumn.session), text(MessageColumn.result))
+        (task, path, event) = (text(MessageColumn.task), text(MessageColumn.path), text(MessageColumn.event))
+        (responseBody, reason) = (text(Self.responseBody), text(Self.reason))
+        (id, seq) = (Int64.fromDatabaseValue(row.storedValue(Self.id)), Int64.fromDatabaseValue(row.storedValue(MessageColumn.seq)))
         time = Double.fromDatabaseValue(row.storedValue(MessageColumn.time))
-        task = text(MessageColumn.task)
-        path = text(MessageColumn.path)
-        event = text(MessageColumn.event)
-        result = text(MessageColumn.result)
-        status = Int.fromDatabaseValue(row.storedValue(Self.status))
-        responseBody = text(Self.responseBody)
-        reason = text(Self.reason)
         deadAt = Double.fromDatabaseValue(row.storedValue(Self.deadAt))
+        status = Int.fromDatabaseValue(row.storedValue(Self.status))
     }
 
     func encode(to container: inout PersistenceContainer) {
-        container[Self.id] = id
-        container[MessageColumn.messageId] = messageId
-        container[MessageColumn.session] = session
-        container[MessageColumn.seq] = seq
-        container[MessageColumn.time] = time
-        container[MessageColumn.task] = task
-        container[MessageColumn.path] = path
-        container[MessageColumn.event] = event
-        container[MessageColumn.result] = result
-        container[Self.status] = status
-        container[Self.responseBody] = responseBody
-        container[Self.reason] = reason
-        container[Self.deadAt] = deadAt
+        let values: [(Column, (any DatabaseValueConvertible)?)] = [
+            (Self.id, id), (MessageColumn.messageId, messageId), (MessageColumn.session, session), (MessageColumn.seq, seq),
+            (MessageColumn.time, time), (MessageColumn.task, task), (MessageColumn.path, path), (MessageColumn.event, event),
+            (MessageColumn.result, result), (Self.status, status), (Self.responseBody, responseBody), (Self.reason, reason),
+            (Self.deadAt, deadAt),
+        ]
+        for (column, value) in values { container[column] = value }
     }
 
     /// The message to send again: nil unless it has an ID, its other columns their types, and
