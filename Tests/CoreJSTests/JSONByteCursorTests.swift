@@ -1,4 +1,4 @@
-import CoreJS
+@_spi(JSONScanning) import CoreJS
 import Testing
 
 /// The shared JSON byte cursor: each scan's accepted and refused input, where it stops, the

@@ -1,4 +1,4 @@
-import CoreJS
+@_spi(JSONScanning) import CoreJS
 import Testing
 
 /// The word-at-a-time tests under ``JSONByteCursor`` against plain byte-by-byte answers, at

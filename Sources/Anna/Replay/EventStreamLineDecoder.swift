@@ -1,6 +1,6 @@
 // Over 300 lines: one scanner over a line's bytes and the encoding of what it found, kept
 // together so that what the fast path accepts can be read against EventStream.parse(line:).
-import CoreJS
+@_spi(JSONScanning) import CoreJS
 import Foundation
 
 /// Decodes the usual lines of an event stream straight from their bytes into an
@@ -68,6 +68,18 @@ struct EventStreamLineDecoder {
 
     /// Members of the line's objects (kept between lines for its storage).
     private var members: [Member] = []
+
+    /// The standard names (``StandardEvent``) an `update`, `appear` or `disappear` line
+    /// becomes, as bytes: made once per decoder, not per line.
+    private struct StandardNames {
+        let updated = Array(StandardEvent.updated.utf8)
+        let appeared = Array(StandardEvent.appeared.utf8)
+        let disappeared = Array(StandardEvent.disappeared.utf8)
+        let keyPath = Array(StandardEvent.keyPath.utf8)
+        let value = Array(StandardEvent.value.utf8)
+    }
+
+    private let standardNames = StandardNames()
 
     /// Encodes the line's operation into `encoder` and returns `true`, or returns `false`
     /// (encoding nothing) when the line is not one this path takes.
@@ -305,18 +317,19 @@ struct EventStreamLineDecoder {
             let hasValue = fields.has(.value)
             encoder.beginOperation(.event, time: fields.time)
             encoder.encode(id)
-            encoder.append(Double(encoder.string(utf8: Self.text("ana-updated"))))
+            encoder.append(Double(standardNames.updated.withUnsafeBytes { encoder.string(utf8: $0) }))
             encoder.append(hasValue ? 2 : 1)
-            encoder.append(Double(encoder.string(utf8: Self.text("key-path"))))
+            encoder.append(Double(standardNames.keyPath.withUnsafeBytes { encoder.string(utf8: $0) }))
             encodeValue(Value(kind: .string, text: fields.keyPath), line: line, into: &encoder)
             if hasValue {
-                encoder.append(Double(encoder.string(utf8: Self.text("value"))))
+                encoder.append(Double(standardNames.value.withUnsafeBytes { encoder.string(utf8: $0) }))
                 encodeValue(fields.value, line: line, into: &encoder)
             }
         case .appear, .disappear:
             encoder.beginOperation(.event, time: fields.time)
             encoder.encode(id)
-            encoder.append(Double(encoder.string(utf8: Self.text(op == .appear ? "ana-appeared" : "ana-disappeared"))))
+            let name = op == .appear ? standardNames.appeared : standardNames.disappeared
+            encoder.append(Double(name.withUnsafeBytes { encoder.string(utf8: $0) }))
             encoder.append(0)
         case .deregister:
             encoder.beginOperation(.deregister, time: fields.time)
@@ -346,9 +359,5 @@ struct EventStreamLineDecoder {
         case .false: encoder.append(BridgeWire.ValueTag.false.rawValue)
         case .null: encoder.append(BridgeWire.ValueTag.null.rawValue)
         }
-    }
-
-    private static func text(_ text: StaticString) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 }

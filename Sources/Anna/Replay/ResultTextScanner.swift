@@ -1,4 +1,4 @@
-import CoreJS
+@_spi(JSONScanning) import CoreJS
 
 /// Finds each result's value in the JSON text JavaScript wrote for a batch
 /// (`[operation, metaID, value, …]`, see ``PendingResults``) without decoding it, when

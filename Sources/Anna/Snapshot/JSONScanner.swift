@@ -1,4 +1,4 @@
-import CoreJS
+@_spi(JSONScanning) import CoreJS
 
 /// Reads a JSON text piece by piece over its UTF-8 bytes, for documents nested deeper than a
 /// ``JSONValue`` may be (``JSONValue/maximumDepth``) or than recursion could follow: the caller

@@ -1,29 +1,29 @@
 /// A number as ``JSONByteCursor/scanNumber()`` read it.
-package struct JSONNumber: Equatable {
+@_spi(JSONScanning) public struct JSONNumber: Equatable {
     /// Its value (infinite for a text such as `1e400`, as in `JSON.parse`).
-    package var value: Double
+    public var value: Double
     /// Whether it is an integer of up to 15 digits with no fraction or exponent: summed up
     /// as it was read, and held exactly by JavaScript.
-    package var isShortInteger: Bool
+    public var isShortInteger: Bool
     /// Where its text is.
-    package var text: Range<Int>
+    public var text: Range<Int>
 
     /// A number read from `text`.
     @inlinable
-    package init(value: Double, isShortInteger: Bool, text: Range<Int>) {
+    public init(value: Double, isShortInteger: Bool, text: Range<Int>) {
         self.value = value
         self.isShortInteger = isShortInteger
         self.text = text
     }
 }
 
-extension JSONByteCursor {
+@_spi(JSONScanning) extension JSONByteCursor {
     /// Reads a number in JSON's grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`):
     /// integers of up to 15 digits are summed up, eight digits at a time, others go through
     /// `Double(String)`. `nil` when the grammar is not met, with ``position`` where a digit
     /// was due.
     @inlinable
-    package mutating func scanNumber() -> JSONNumber? {
+    public mutating func scanNumber() -> JSONNumber? {
         let start = position
         let negative = consume(UInt8(ascii: "-"))
         guard position < bytes.count else { return nil }

@@ -1,5 +1,5 @@
 /// Why ``JSONByteCursor/skipValue(maxDepth:)`` stopped; the cursor's position says where.
-package enum JSONSkipProblem: Error, Equatable {
+@_spi(JSONScanning) public enum JSONSkipProblem: Error, Equatable {
     /// The text ends before the value does (position: the end).
     case endOfText
     /// The text ends inside a string (position: the end).
@@ -12,14 +12,14 @@ package enum JSONSkipProblem: Error, Equatable {
     case tooDeep
 }
 
-extension JSONByteCursor {
+@_spi(JSONScanning) extension JSONByteCursor {
     /// Skips the next value (after whitespace), however it nests up to `maxDepth` levels of
     /// containers, with a counter instead of recursion. The value is only delimited:
     /// strings (``JSONEscapePolicy/unchecked``), brackets counted without matching their
     /// kinds, and a number or literal taken up to the next whitespace, bracket, quote, `,`
     /// or `:`; its grammar is not checked.
     @inlinable
-    package mutating func skipValue(maxDepth: Int) throws(JSONSkipProblem) {
+    public mutating func skipValue(maxDepth: Int) throws(JSONSkipProblem) {
         var open = 0
         repeat {
             skipWhitespace()

@@ -1,6 +1,6 @@
 /// Which escapes a string may hold, and what else its body is checked for, when
 /// ``JSONByteCursor/scanString(_:)`` reads it.
-package enum JSONEscapePolicy: Sendable {
+@_spi(JSONScanning) public enum JSONEscapePolicy: Sendable {
     /// No escape at all: the bytes between the quotes are the string. Control characters
     /// and bytes that are not UTF-8 are refused too. (The fast line path of an event stream:
     /// whatever it refuses goes to the full parser.)
@@ -18,17 +18,17 @@ package enum JSONEscapePolicy: Sendable {
 }
 
 /// Where a string's body is, as ``JSONByteCursor/scanString(_:)`` found it.
-package struct JSONStringBody: Equatable {
+@_spi(JSONScanning) public struct JSONStringBody: Equatable {
     /// The bytes between the quotes.
-    package var range: Range<Int>
+    public var range: Range<Int>
     /// Whether every byte is ASCII.
-    package var isASCII: Bool
+    public var isASCII: Bool
     /// Whether it holds an escape (its bytes are not its text).
-    package var hasEscapes: Bool
+    public var hasEscapes: Bool
 
     /// A body at `range`.
     @inlinable
-    package init(range: Range<Int>, isASCII: Bool, hasEscapes: Bool) {
+    public init(range: Range<Int>, isASCII: Bool, hasEscapes: Bool) {
         self.range = range
         self.isASCII = isASCII
         self.hasEscapes = hasEscapes
@@ -36,7 +36,7 @@ package struct JSONStringBody: Equatable {
 }
 
 /// Why ``JSONByteCursor/scanString(_:)`` refused a string; the cursor's position says where.
-package enum JSONStringProblem: Error, Equatable {
+@_spi(JSONScanning) public enum JSONStringProblem: Error, Equatable {
     /// No quote is next (position: unchanged).
     case notAString
     /// The text ends inside the string (position: the end).
@@ -55,11 +55,11 @@ package enum JSONStringProblem: Error, Equatable {
     case invalidUTF8
 }
 
-extension JSONByteCursor {
+@_spi(JSONScanning) extension JSONByteCursor {
     /// Reads a string from its opening quote (which must be next) to its closing one,
     /// checking its body under `policy`; plain text goes eight bytes at a time.
     @inlinable
-    package mutating func scanString(_ policy: JSONEscapePolicy) throws(JSONStringProblem) -> JSONStringBody {
+    public mutating func scanString(_ policy: JSONEscapePolicy) throws(JSONStringProblem) -> JSONStringBody {
         guard consume(UInt8(ascii: "\"")) else { throw .notAString }
         let start = position
         var isASCII = true
@@ -93,7 +93,7 @@ extension JSONByteCursor {
     /// ``scanString(_:)``, `nil` for a refused string (for readers that give the line to
     /// another reader then, whatever the problem).
     @inlinable @inline(__always)
-    package mutating func scanStringBody(_ policy: JSONEscapePolicy) -> JSONStringBody? {
+    public mutating func scanStringBody(_ policy: JSONEscapePolicy) -> JSONStringBody? {
         do {
             return try scanString(policy)
         } catch {
@@ -180,7 +180,7 @@ extension JSONByteCursor {
     /// Reads a string (its opening quote next) under ``JSONEscapePolicy/json`` and decodes
     /// it: escapes resolved (a `\uD83D\uDE00` pair joined, a lone surrogate U+FFFD), bytes
     /// that are not UTF-8 replaced by U+FFFD.
-    package mutating func readString() throws(JSONStringProblem) -> String {
+    public mutating func readString() throws(JSONStringProblem) -> String {
         let body = try scanString(.json)
         let text = UnsafeBufferPointer(rebasing: bytes[body.range])
         guard body.hasEscapes else { return String(decoding: text, as: UTF8.self) }

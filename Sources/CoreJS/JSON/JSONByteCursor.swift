@@ -10,32 +10,32 @@
 /// inlined into their callers. A scan that refuses its input says so (`nil`, `false` or a
 /// thrown problem) and leaves ``position`` at the byte that made it stop, where the readers
 /// that report errors name it.
-package struct JSONByteCursor {
+@_spi(JSONScanning) public struct JSONByteCursor {
     /// The text.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    public let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to read.
-    package var position: Int
+    public var position: Int
 
     /// A cursor at `position` of `bytes`.
     @inlinable
-    package init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
     /// The byte at ``position``; `nil` past the end.
     @inlinable
-    package var current: UInt8? {
+    public var current: UInt8? {
         @inline(__always) get { position < bytes.count ? bytes[position] : nil }
     }
 
     /// Whether every byte was read.
     @inlinable
-    package var atEnd: Bool { position >= bytes.count }
+    public var atEnd: Bool { position >= bytes.count }
 
     /// Skips JSON whitespace (space, tab, line feed, carriage return).
     @inlinable @inline(__always)
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while position < bytes.count {
             let byte = bytes[position]
             guard byte <= UInt8(ascii: " "),
@@ -47,7 +47,7 @@ package struct JSONByteCursor {
 
     /// Steps over `byte` when it is next.
     @inlinable @inline(__always)
-    package mutating func consume(_ byte: UInt8) -> Bool {
+    public mutating func consume(_ byte: UInt8) -> Bool {
         guard position < bytes.count, bytes[position] == byte else { return false }
         position += 1
         return true
@@ -56,7 +56,7 @@ package struct JSONByteCursor {
     /// Steps over `literal` (`true`, `false`, `null`) when it is next; otherwise stops at the
     /// first byte that differs from it (or at the end).
     @inlinable @inline(__always)
-    package mutating func consume(_ literal: StaticString) -> Bool {
+    public mutating func consume(_ literal: StaticString) -> Bool {
         let length = literal.utf8CodeUnitCount
         if bytes.count - position >= length,
             JSONByteWords.equal(UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + position), count: length, literal)
@@ -74,7 +74,7 @@ package struct JSONByteCursor {
 
     /// Skips one or more digits; `false` (not moving) when there is none.
     @inlinable @inline(__always)
-    package mutating func skipDigits() -> Bool {
+    public mutating func skipDigits() -> Bool {
         let start = position
         while position < bytes.count, bytes[position] &- UInt8(ascii: "0") < 10 { position += 1 }
         return position > start
@@ -83,7 +83,7 @@ package struct JSONByteCursor {
     /// Skips plain string text (no quote, backslash, control character or byte past ASCII),
     /// eight bytes at a time.
     @inlinable @inline(__always)
-    package mutating func skipPlainText() {
+    public mutating func skipPlainText() {
         while bytes.count - position >= 8 {
             let special = JSONByteWords.specialBytes(JSONByteWords.word(bytes, at: position))
             if special != 0 {

@@ -1,10 +1,10 @@
 /// Word-at-a-time byte tests for ``JSONByteCursor``'s hot loops: comparisons of short byte
 /// strings as a few word loads instead of a call to `memcmp`, tests of eight bytes at once
 /// (plain string text, digits), and the UTF-8 check of a string body that is not ASCII.
-package enum JSONByteWords {
+@_spi(JSONScanning) public enum JSONByteWords {
     /// Whether the `count` bytes at `first` and at `second` are the same.
     @inlinable @inline(__always)
-    package static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
+    public static func equal(_ first: UnsafeRawPointer, _ second: UnsafeRawPointer, count: Int) -> Bool {
         // Two overlapping loads cover every length from one word's size to twice it.
         switch count {
         case 0: return true
@@ -22,7 +22,7 @@ package enum JSONByteWords {
 
     /// Whether the `count` bytes at `bytes` are those of `text`.
     @inlinable @inline(__always)
-    package static func equal(_ bytes: UnsafeRawPointer, count: Int, _ text: StaticString) -> Bool {
+    public static func equal(_ bytes: UnsafeRawPointer, count: Int, _ text: StaticString) -> Bool {
         count == text.utf8CodeUnitCount && equal(bytes, UnsafeRawPointer(text.utf8Start), count: count)
     }
 
@@ -38,7 +38,7 @@ package enum JSONByteWords {
     /// The eight bytes at `offset` of `bytes` as one word, the first in the low byte (for
     /// ``specialBytes(_:)`` and ``eightDigits(_:)``); at least eight bytes must be there.
     @inlinable @inline(__always)
-    package static func word(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
+    public static func word(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset).loadUnaligned(as: UInt64.self))
     }
 
@@ -46,7 +46,7 @@ package enum JSONByteWords {
     /// backslash, a control character or not ASCII. Exact up to the first such byte (a borrow
     /// may mark bytes after it), which is all that is read.
     @inlinable @inline(__always)
-    package static func specialBytes(_ word: UInt64) -> UInt64 {
+    public static func specialBytes(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
@@ -60,7 +60,7 @@ package enum JSONByteWords {
     /// The value of eight ASCII digits (a word as ``word(_:at:)`` loads it), or `nil` when a
     /// byte is not one.
     @inlinable @inline(__always)
-    package static func eightDigits(_ word: UInt64) -> Int? {
+    public static func eightDigits(_ word: UInt64) -> Int? {
         // Each byte is 0x30...0x39 when its high nibble is 3 and adding 6 keeps it so.
         let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
         guard (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4) == 0x3333_3333_3333_3333 else { return nil }
@@ -74,7 +74,7 @@ package enum JSONByteWords {
 
     /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or code points
     /// past U+10FFFF): exactly the bytes `String(decoding:as:)` keeps as they are.
-    package static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]
