@@ -153,6 +153,24 @@ final class Harness {
         #expect(collector.errorDescriptions == [], sourceLocation: sourceLocation)
     }
 
+    /// Expects what self-naming cells record in a list (a table or collection view) whose
+    /// analyzer is enabled as `list` on the screen `/plain`, showing two items at a time, once
+    /// it scrolled to item 2 and selected it: each item appears at `list/cell` with its index,
+    /// item 0 leaves, item 2 is selected; the tree holds the three items; no error was caught.
+    func expectSelfNamedCellsScrolled(list: String, cell: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (list, cell) = ("/plain/\(list)", "/plain/\(list)/\(cell)")
+        #expect(
+            await traces() == [
+                Trace("ana-appeared", list), Trace("ana-appeared", cell, 0), Trace("ana-appeared", cell, 1),
+                Trace("ana-appeared", "/plain"), Trace("ana-disappeared", cell, 0), Trace("ana-appeared", cell, 2),
+                Trace("did-select", cell, 2),
+            ], sourceLocation: sourceLocation)
+        #expect(
+            try await nodes().map(\.description) == ["/plain", list, "\(cell)#0", "\(cell)#1", "\(cell)#2"],
+            sourceLocation: sourceLocation)
+        #expect(collector.errorDescriptions == [], sourceLocation: sourceLocation)
+    }
+
     /// The nodes of the tree now.
     func nodes() async throws -> [SnapshotNode] {
         try SnapshotNode.all(in: try await manager.snapshot(format: .json))
