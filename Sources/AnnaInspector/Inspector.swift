@@ -75,10 +75,10 @@ public final class Inspector: ManagerInspector, Sendable {
         else { return }
         let start = DispatchTime.now().uptimeNanoseconds
         // Everything queued before (this event included) is handled and delivered when this runs.
-        manager.flush { [self] in
+        manager.flush(thenOnDelegateQueue: { [self] in
             state.addLatency(milliseconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             probeStart.store(millisecond, ordering: .relaxed)
-        }
+        })
     }
 
     /// The page shows the last ``InspectorConfiguration/resultLimit`` results.

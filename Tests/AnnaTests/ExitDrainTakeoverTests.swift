@@ -46,7 +46,7 @@ struct ExitDrainTakeoverTests {
         queue.suspend()
         manager.delegateQueue = queue
         for n in 0..<Self.blocks {
-            manager.delivery.deliver([.result(AnalyticsResult(value: .number(Double(n))))], from: manager)
+            manager.delivery.deliver([.output(.results(PendingResults(text: Array("[0,-1,\(n)]".utf8), metas: []), last: 0))])
         }
         body(manager)
         queue.resume()

@@ -118,12 +118,14 @@ struct ManagerStressTests {
                 }
                 notes.state.withLock { $0.flushes.append(flush) }
             case 6:
-                manager.snapshot(format: .json) { result in
-                    notes.state.withLock { state in
-                        state.snapshots += 1
-                        if case let .failure(error) = result { state.snapshotFailures.append("\(error)") }
-                    }
-                }
+                manager.snapshot(
+                    format: .json,
+                    onScriptQueue: { result in
+                        notes.state.withLock { state in
+                            state.snapshots += 1
+                            if case let .failure(error) = result { state.snapshotFailures.append("\(error)") }
+                        }
+                    })
             default: break
             }
         }

@@ -10,11 +10,16 @@ import Foundation
 ///
 /// Not thread-safe: use one engine from one thread or serial queue.
 ///
+/// What operations produce comes back as the value of the call: an ``EngineOutput`` (results
+/// and errors in order) from `apply(_:)` (of an array of operations), the results of one operation from
+/// ``recordEvent(name:properties:nodeID:)`` and its kin, which throw its error.
+///
 /// ```swift
-/// let engine = try AnalyticsEngine(configuration: .init(moduleURL: moduleFolder)) { result in
+/// let engine = try AnalyticsEngine(configuration: .init(moduleURL: moduleFolder))
+/// try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+/// for result in try engine.recordEvent(name: "tap", nodeID: NodeID(1)) {
 ///     print(result.value.jsonText)
 /// }
-/// try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
 /// ```
 public final class AnalyticsEngine {
     /// The configuration the engine was made with.
@@ -24,7 +29,7 @@ public final class AnalyticsEngine {
     /// The time (ms since the epoch) the module's clock reports for operations without a
     /// time of their own; `nil` means the wall clock.
     public var time: Double?
-    /// The most operations encoded at a time from an array of them (``apply(_:onError:)``),
+    /// The most operations encoded at a time from an array of them (by `apply(_:)`),
     /// and so sent to JavaScript in one call from such an array.
     public static let maximumBatchSize = 2_048
     /// The most operations sent to JavaScript in one call. The time limit applies to each
@@ -41,47 +46,35 @@ public final class AnalyticsEngine {
     /// once the heap has grown about threefold.
     private(set) var garbageCollections = 0
 
-    private let output: (EngineOutput) -> Void
     /// The manager and the bridge to it; ``reset()`` replaces both.
-    var manager: JavaScriptValue
+    var manager: JavaScriptValue {
+        didSet { core = CoreServices(manager: manager) }
+    }
+    /// The manager's optional methods, looked up once per manager.
+    private(set) var core: CoreServices
     var bridge: ModuleBridge
-    private let decodesResults: Bool
-    /// Where results go as text (``init(configuration:onResultTexts:)``), when they do.
-    private let textOutput: ((ResultTexts) -> Void)?
-    /// Encodes the operations given to ``apply(_:onError:)``.
+    /// Encodes the operations given to `apply(_:)` (of an array of operations).
     var encoder = OperationEncoder()
     var encoderTable = StringTableMirror()
     var taskFileWatch = TaskFileWatch()
     /// The realm as it was before the module loaded, which ``reset()`` restores.
     let resetPoint: Result<JavaScriptValue, JavaScriptError>
+    /// Where an engine made with a closure (``init(configuration:onResult:)``) hands what the
+    /// calls that return no output produce; `nil` for ``init(configuration:)``.
+    let handOn: ClosureOutput?
 
     /// Loads the module and constructs its manager.
-    /// - Parameter onResult: called synchronously, on the calling thread, for each result.
     /// - Throws: ``AnalyticsError/moduleLoadFailed(module:_:)`` or
     ///   ``AnalyticsError/moduleNotConstructor(module:found:)``.
-    public convenience init(configuration: Configuration, onResult: @escaping (AnalyticsResult) -> Void) throws {
-        try self.init(
-            configuration: configuration,
-            deliveringTo: { output in
-                if case let .result(result) = output { onResult(result) }
-            },
-            decodingResults: true)
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, handingOn: nil)
     }
 
-    /// Loads the module and constructs its manager; what the engine produces goes to
-    /// `output`, synchronously, on the calling thread.
-    /// With `decodingResults`, results reach `output` one by one (decoded here, a failure
-    /// reported among the errors); else a batch in which nothing failed arrives undecoded, or,
-    /// with `texts`, goes to `texts` when its text can be passed on as it is (else it is
-    /// decoded).
-    init(
-        configuration: Configuration, deliveringTo output: @escaping (EngineOutput) -> Void, decodingResults: Bool = false,
-        texts: ((ResultTexts) -> Void)? = nil
-    ) throws {
+    /// Loads the module and constructs its manager; `handOn`, when set, receives what the
+    /// calls that return no output produce.
+    init(configuration: Configuration, handingOn handOn: ClosureOutput?) throws {
         self.configuration = configuration
-        self.output = output
-        decodesResults = decodingResults
-        textOutput = texts
+        self.handOn = handOn
         let modulePath = configuration.moduleURL.standardizedFileURL.path
         runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
         do {
@@ -94,47 +87,70 @@ public final class AnalyticsEngine {
             configuration.resettable
             ? Self.takeResetPoint(in: runtime, configuration: configuration)
             : .failure(.typeMismatch("the engine was made without Configuration.resettable, so it cannot be reset: set it to reset the engine"))
-        manager = try Self.constructManager(at: modulePath, in: runtime, bridge: bridge)
+        let constructed = try Self.constructManager(at: modulePath, in: runtime, bridge: bridge)
+        manager = constructed
+        core = CoreServices(manager: constructed)
     }
 
     /// Adds a node to the focus-path tree (`parent` `nil` for the root).
+    /// - Returns: The results of the tasks its appearance ran.
+    /// - Throws: as `apply(_:)` (of one operation).
+    @discardableResult
     public func registerNode(
         id: NodeID, parent: NodeID?, name: String, index: Int? = nil, namespace: String? = nil,
         attributes: JSONValue? = nil
-    ) throws {
+    ) throws -> [AnalyticsResult] {
         try apply(.register(id: id, parent: parent, name: name, index: index, namespace: namespace, attributes: attributes))
     }
 
     /// Removes the node, every keyed node of the same owner (for a plain ID) and their descendants.
-    public func deregisterNodes(id: NodeID) throws {
+    /// - Returns: The results of the tasks the removal ran.
+    /// - Throws: as `apply(_:)` (of one operation).
+    @discardableResult
+    public func deregisterNodes(id: NodeID) throws -> [AnalyticsResult] {
         try apply(.deregister(id: id))
     }
 
-    /// Records an event on a node; matching tasks run and their results reach `onResult`.
+    /// Records an event on a node; matching tasks run.
+    /// - Returns: Their results, in order.
     /// - Throws: ``AnalyticsError/tasksFailed(_:)`` after all tasks ran when some threw.
-    public func recordEvent(name: String, properties: JSONValue = [:], nodeID: NodeID) throws {
+    @discardableResult
+    public func recordEvent(name: String, properties: JSONValue = [:], nodeID: NodeID) throws -> [AnalyticsResult] {
         try apply(.event(id: nodeID, name: name, properties: properties))
     }
 
     /// Applies one operation at ``time``.
-    /// - Throws: its ``AnalyticsError``, after its results were delivered.
-    public func apply(_ operation: ModuleOperation) throws {
+    /// - Returns: Its results, in order (an engine made with a closure hands them to it, and
+    ///   returns none).
+    /// - Throws: its ``AnalyticsError`` (the last, when there are several), after its results
+    ///   were handed on; `apply(_:)` (of an array of operations) gives both.
+    @discardableResult
+    public func apply(_ operation: ModuleOperation) throws -> [AnalyticsResult] {
+        let output = apply([TimedOperation(operation, time: time)])
+        var results: [AnalyticsResult] = []
         var failure: AnalyticsError?
-        apply([TimedOperation(operation, time: time)]) { _, error in failure = error }
+        if let handOn {
+            handOn.handOn(output) { _, error in failure = error }
+        } else {
+            output.forEach(result: { results.append($0) }, error: { _, error in failure = error })
+        }
         if let failure { throw failure }
+        return results
     }
 
-    /// Applies operations in order, many per call into JavaScript. Results reach `onResult`
-    /// and failures `onError` (with the operation's position), in the order they happen; a
-    /// failing operation never stops the ones after it.
-    public func apply(_ operations: [TimedOperation], onError: (Int, AnalyticsError) -> Void) {
-        apply(operations[...], onError: onError)
+    /// Applies operations in order, many per call into JavaScript; a failing operation never
+    /// stops the ones after it.
+    /// - Returns: Their results and errors (with the operations' positions), in the order
+    ///   they happened.
+    public func apply(_ operations: [TimedOperation]) -> EngineOutput {
+        apply(operations[...])
     }
 
-    /// Applies a slice of operations like the array version does; error positions
-    /// are indices of the slice (those of the array it is cut from). They are encoded and
-    /// sent ``maximumBatchSize`` at a time, so no buffer grows with the input.
-    public func apply(_ operations: ArraySlice<TimedOperation>, onError: (Int, AnalyticsError) -> Void) {
+    /// Applies a slice of operations like the array version does; error positions are
+    /// indices of the slice (those of the array it is cut from). They are encoded and sent
+    /// ``maximumBatchSize`` at a time, so no buffer grows with the input.
+    public func apply(_ operations: ArraySlice<TimedOperation>) -> EngineOutput {
+        var output = EngineOutput()
         var start = operations.startIndex
         while start < operations.endIndex {
             let run = operations[start..<min(start + Self.maximumBatchSize, operations.endIndex)]
@@ -142,30 +158,30 @@ public final class AnalyticsEngine {
             for item in run { encoder.encode(item.operation, time: item.time ?? time) }
             encoderTable.add(encoder.batch)
             let base = run.startIndex
-            apply(
-                encoder.batch, 0..<run.count, strings: encoderTable, operation: { run[base + $0].operation },
-                onError: { onError(base + $0, $1) })
+            apply(encoder.batch, 0..<run.count, at: base, strings: encoderTable, operation: { run[base + $0].operation }, into: &output)
             start = run.endIndex
         }
+        return output
     }
 
-    /// Applies operations `range` of an encoded batch, like ``apply(_:onError:)`` (error
-    /// positions are indices of the batch). `strings` is the table of the encoder that made
-    /// `batch`, after it. `operation` reads an operation back for error messages.
+    /// Applies operations `range` of an encoded batch, like `apply(_:)` (of an array of operations), adding what
+    /// they produce to `output`; error positions are offsets in the batch plus `base`.
+    /// `strings` is the table of the encoder that made `batch`, after it. `operation` reads
+    /// an operation back (by offset) for error messages.
     func apply(
-        _ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror,
-        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+        _ batch: EncodedOperations, _ range: Range<Int>, at base: Int = 0, strings: StringTableMirror,
+        operation: (Int) -> ModuleOperation, into output: inout EngineOutput
     ) {
         var start = range.lowerBound
         if configuration.watchTasks, !range.isEmpty {
-            reloadChangedTaskFiles { onError(range.lowerBound, $0) }
+            reloadChangedTaskFiles { output.append($0, at: base + range.lowerBound) }
         }
         while start < range.upperBound {
             let end = min(start + batchSize, range.upperBound)
-            start = run(batch, start..<end, strings: strings, operation: operation, onError: onError)
+            start = run(batch, start..<end, at: base, strings: strings, operation: operation, into: &output)
         }
         if configuration.watchTasks, !range.isEmpty {
-            noteNewTaskFiles { onError(range.upperBound - 1, $0) }
+            noteNewTaskFiles { output.append($0, at: base + range.upperBound - 1) }
         }
     }
 
@@ -190,13 +206,14 @@ public final class AnalyticsEngine {
 
     // MARK: - Batches
 
-    /// Sends one batch and returns where the next one starts. An operation that throws is
-    /// reported and the others go on; one that the time limit stops is blamed (it was running
-    /// when the limit hit; it is not run again, as it may have half happened), the tasks of
-    /// its event after the stopped one run, and the next batches start small.
+    /// Sends one batch, adds what it produced to `output`, and returns where the next one
+    /// starts. An operation that throws is reported and the others go on; one that the time
+    /// limit stops is blamed (it was running when the limit hit; it is not run again, as it
+    /// may have half happened), the tasks of its event after the stopped one run, and the
+    /// next batches start small.
     private func run(
-        _ batch: EncodedOperations, _ range: Range<Int>, strings: StringTableMirror,
-        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+        _ batch: EncodedOperations, _ range: Range<Int>, at base: Int, strings: StringTableMirror,
+        operation: (Int) -> ModuleOperation, into output: inout EngineOutput
     ) -> Int {
         let started = ContinuousClock.now
         var outcome: ModuleBridge.Outcome
@@ -205,17 +222,17 @@ public final class AnalyticsEngine {
         } catch {
             // Nothing was sent: every operation of the range failed.
             for position in range {
-                onError(position, .operationFailed(operation: operation(position).summary, ModuleBridge.javaScriptError(error)))
+                output.append(.operationFailed(operation: operation(position).summary, ModuleBridge.javaScriptError(error)), at: base + position)
             }
             return range.upperBound
         }
         guard let stop = outcome.stop else {
-            deliver(outcome, of: range, through: outcome.finished, stops: [], operation: operation, onError: onError)
+            add(outcome, of: range, at: base, through: outcome.finished, stops: [], operation: operation, to: &output)
             do {
                 try runtime.context.checkMemory(after: "the operations up to this one")
             } catch {
                 let last = range.upperBound - 1
-                onError(last, .operationFailed(operation: operation(last).summary, ModuleBridge.javaScriptError(error)))
+                output.append(.operationFailed(operation: operation(last).summary, ModuleBridge.javaScriptError(error)), at: base + last)
             }
             adjustBatchSize(after: ContinuousClock.now - started, operations: range.count)
             if outcome.collectionDue {
@@ -244,7 +261,7 @@ public final class AnalyticsEngine {
             stops += resumeStoppedEvent(of: stopped, after: running)
         }
         bridge.takeProduced(into: &outcome)
-        deliver(outcome, of: range, through: offset + 1, stops: stops.map { (blamed, $0) }, operation: operation, onError: onError)
+        add(outcome, of: range, at: base, through: offset + 1, stops: stops.map { (blamed, $0) }, operation: operation, to: &output)
         batchSize = 1
         return range.lowerBound + offset + 1
     }
@@ -258,51 +275,31 @@ public final class AnalyticsEngine {
         }
     }
 
-    /// Hands on the results and errors of the batch's operations before offset `through`, in
-    /// order, with `stops` (errors by offset) after the others of their operation: as one
-    /// undecoded batch when nothing failed, else result by result between the errors.
-    private func deliver(
-        _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, through: Int, stops: [(Int, AnalyticsError)],
-        operation: (Int) -> ModuleOperation, onError: (Int, AnalyticsError) -> Void
+    /// Adds the results and errors of the batch's operations before offset `through` to
+    /// `output`, with `stops` (errors by offset) after the others of their operation: the
+    /// results undecoded, as one part, and the errors in their places among them.
+    private func add(
+        _ outcome: ModuleBridge.Outcome, of batch: Range<Int>, at base: Int, through: Int, stops: [(Int, AnalyticsError)],
+        operation: (Int) -> ModuleOperation, to output: inout EngineOutput
     ) {
+        let last = through > 0 ? base + batch.lowerBound + through - 1 : nil
+        guard !outcome.errors.isEmpty || !stops.isEmpty || outcome.readFailure != nil else {
+            if outcome.results.text.count > 2, let last { output.append(.results(outcome.results, last: last)) }  // "[]": nothing
+            return
+        }
         let errors =
             outcome.errors.map { ($0.offset, AnalyticsError.failure(of: operation(batch.lowerBound + $0.offset), $0.error)) }
             + stops
-        let nothingFailed = errors.isEmpty && outcome.readFailure == nil
-        if outcome.results.text.count <= 2, nothingFailed { return }  // "[]": nothing
-        if !decodesResults, nothingFailed {
-            guard let textOutput else {
-                output(.results(outcome.results))
-                return
-            }
-            if let texts = ResultTexts(scanning: outcome.results) {
-                textOutput(texts)
-                return
-            }
-        }
         let ordered = errors.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
-        var nextError = 0
-        var decodeFailure: AnalyticsError?
-        do {
-            try outcome.results.forEachResult { offset, result in
-                guard offset < through else { return }
-                while nextError < ordered.count, ordered[nextError].0 < offset {
-                    onError(batch.lowerBound + ordered[nextError].0, ordered[nextError].1)
-                    nextError += 1
-                }
-                output(.result(result))
-            }
-        } catch {
-            decodeFailure = error
+        let readFailure = outcome.readFailure.map { failure in
+            AnalyticsError.operationFailed(
+                operation: "reading the results of \(operation(batch.lowerBound + through - 1).summary) and the operations before it", failure)
         }
-        for (offset, error) in ordered[nextError...] where offset < through {
-            onError(batch.lowerBound + offset, error)
-        }
-        guard through > 0 else { return }  // with none run, no result was lost
-        let last = batch.lowerBound + through - 1
-        if let failure = outcome.readFailure {
-            onError(last, .operationFailed(operation: "reading the results of \(operation(last).summary) and the operations before it", failure))
-        }
-        if let decodeFailure { onError(last, decodeFailure) }
+        output.append(
+            .mixed(
+                MixedResults(
+                    results: outcome.results,
+                    errors: ordered.filter { $0.0 < through }.map { (offset: $0.0, position: base + batch.lowerBound + $0.0, error: $0.1) },
+                    through: through, readFailure: through > 0 ? readFailure : nil, last: last)))
     }
 }

@@ -29,7 +29,15 @@ extension Manager {
 
     /// Calls `body` on the delegate queue once every operation sent before has been handled
     /// and its results handed to the delegate queue (``flush()`` without waiting).
+    @available(*, deprecated, message: "use the async flush()")
     public func flush(then body: @escaping @Sendable () -> Void) {
+        flush(thenOnDelegateQueue: body)
+    }
+
+    /// Calls `body` on the delegate queue once every operation sent before has been handled
+    /// and its results handed to the delegate queue: ``flush()`` without a task, for the
+    /// inspector's latency probe, which must not wait.
+    package func flush(thenOnDelegateQueue body: @escaping @Sendable () -> Void) {
         enqueue(.barrier(body))
     }
 

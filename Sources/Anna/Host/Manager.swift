@@ -38,6 +38,7 @@ public final class Manager: Sendable {
         inspector = dependency.inspector
         delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox, inspector: dependency.inspector)
         defer {
+            delivery.attach(to: self)
             if dependency.debug { DebugManagers.add(self) }
             ExitDrain.add(self)
             inspector?.attach(to: self)
@@ -80,7 +81,7 @@ public final class Manager: Sendable {
     /// The snapshot of the tree once the operations sent before have been handled.
     public func snapshot(format: SnapshotFormat = .markup) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
-            snapshot(format: format) { continuation.resume(with: $0) }
+            snapshot(format: format, onScriptQueue: { continuation.resume(with: $0) })
         }
     }
 
@@ -95,7 +96,14 @@ public final class Manager: Sendable {
     }
 
     /// The snapshot, passed to `completion` on the script queue.
+    @available(*, deprecated, message: "use the async snapshot(format:)")
     public func snapshot(format: SnapshotFormat = .markup, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
+        snapshot(format: format, onScriptQueue: completion)
+    }
+
+    /// The snapshot, passed to `completion` on the script queue (which runs nothing else
+    /// meanwhile): for the package's tools and tests.
+    package func snapshot(format: SnapshotFormat, onScriptQueue completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
         run(
             { engine in completion(.success(try engine.snapshot(format: format))) },
             onFailure: { completion(.failure($0)) })

@@ -3,51 +3,71 @@ import Dispatch
 import Foundation
 import Logging
 
-/// Where a ``Manager``'s results and errors go: its delegate on the delegate queue, and the
-/// async sequences handed out by ``Manager/results()`` and ``Manager/errors()``.
+/// Where a ``Manager``'s results and errors go: to its listeners (``DeliveryListener``: the
+/// sink, the async sequences, the delegate, the inspector, in that order), on the delegate
+/// queue; errors no listener handles go to the logger.
 ///
-/// Safe from any thread: the observers are kept under a lock, and delivery runs on the
-/// delegate queue, which decodes pending batches there, off the script queue.
+/// Safe from any thread: each listener keeps its state under its own lock, read once per
+/// block; delivery runs on the delegate queue, which decodes the results there, off the
+/// script queue.
 final class ResultDelivery: Sendable {
-    /// A result, a batch of results still to be decoded, or an error.
+    /// What the engine produced, or an error the script queue reports in its place.
     enum Part: Sendable {
-        case result(AnalyticsResult)
-        case pending(PendingResults)
+        case output(EngineOutput.Part)
         case error(any Error)
     }
 
-    private let observers = Locked(Observers())
+    private struct Shared {
+        var manager = WeakManager()
+        var delegateQueue = DispatchQueue(label: "anna.manager.delegate")
+    }
+
+    private struct WeakManager: @unchecked Sendable {
+        weak var value: Manager?
+    }
+
+    private let shared = Locked(Shared())
     /// The blocks handed to the delegate queue and not yet finished, for the drain at exit.
     private let outstanding = Locked(OutstandingBlocks())
     private let logger: Logger
-    private let outbox: (any ResultSink)?
-    private let inspector: (any ManagerInspector)?
+    /// The delegate and the streams, which the manager's public API sets and opens.
+    let delegates: DelegateListener
+    let streams: StreamListener
+    /// Every listener, in the order each result reaches them: those that store results first.
+    private let listeners: [any DeliveryListener]
+    /// The listeners that store results, which the drain at exit still hands them to.
+    private let storingListeners: [any DeliveryListener]
 
     /// Delivers to no one until a delegate or a stream is added (but `outbox`, which takes
-    /// every result, and `inspector`, which sees everything); unhandled errors go to `logger`.
-    init(logger: Logger, outbox: (any ResultSink)? = nil, inspector: (any ManagerInspector)? = nil) {
+    /// every result, `inspector`, which sees everything, and the `added` listeners, after
+    /// them); unhandled errors go to `logger`.
+    init(
+        logger: Logger, outbox: (any ResultSink)? = nil, inspector: (any ManagerInspector)? = nil,
+        adding added: [any DeliveryListener] = []
+    ) {
         self.logger = logger
-        self.outbox = outbox
-        self.inspector = inspector
+        delegates = DelegateListener(logger: logger)
+        streams = StreamListener()
+        // The listeners, one line each (order: the sink, the streams, the delegate, the inspector).
+        var listeners: [any DeliveryListener] = []
+        if let outbox { listeners.append(SinkListener(sink: outbox)) }
+        listeners.append(streams)
+        listeners.append(delegates)
+        if let inspector { listeners.append(InspectorListener(inspector: inspector)) }
+        listeners += added
+        storingListeners = listeners.filter(\.storesResults)
+        self.listeners = storingListeners + listeners.filter { !$0.storesResults }
     }
 
-    /// The sequences handed out end with the manager (their consumers' loops end).
-    deinit {
-        let (results, errors) = observers.withLock { (Array($0.resultContinuations.values), Array($0.errorContinuations.values)) }
-        for continuation in results { continuation.finish() }
-        for continuation in errors { continuation.finish() }
+    /// Names `manager` (held weakly) as the sender of what is delivered from now on.
+    func attach(to manager: Manager) {
+        shared.withLock { $0.manager = WeakManager(value: manager) }
     }
 
     /// The delegate, held weakly.
     var delegate: (any ManagerDelegate)? {
-        get { observers.withLock { $0.delegate.value } }
-        set {
-            observers.withLock {
-                $0.delegate = WeakDelegate(value: newValue)
-                $0.delegateWasSet = newValue != nil
-                $0.releaseReported = false
-            }
-        }
+        get { delegates.delegate }
+        set { delegates.delegate = newValue }
     }
 
     /// The level an unhandled error is logged at: warnings as warnings, the rest as errors.
@@ -58,97 +78,60 @@ final class ResultDelivery: Sendable {
 
     /// The queue delegate methods and continuations are called on.
     var delegateQueue: DispatchQueue {
-        get { observers.withLock { $0.delegateQueue } }
-        set { observers.withLock { $0.delegateQueue = newValue } }
+        get { shared.withLock { $0.delegateQueue } }
+        set { shared.withLock { $0.delegateQueue = newValue } }
     }
 
     /// A new sequence of every result delivered from now on.
     func results() -> AsyncStream<AnalyticsResult> {
-        let (stream, continuation) = AsyncStream<AnalyticsResult>.makeStream()
-        let token = observers.withLock { $0.add(continuation, to: \.resultContinuations) }
-        continuation.onTermination = { [weak self] _ in
-            self?.observers.withLock { $0.resultContinuations[token] = nil }
-        }
-        return stream
+        streams.results()
     }
 
     /// A new sequence of every error delivered from now on.
     func errors() -> AsyncStream<any Error> {
-        let (stream, continuation) = AsyncStream<any Error>.makeStream()
-        let token = observers.withLock { $0.add(continuation, to: \.errorContinuations) }
-        continuation.onTermination = { [weak self] _ in
-            self?.observers.withLock { $0.errorContinuations[token] = nil }
-        }
-        return stream
+        streams.errors()
     }
 
-    /// Hands `parts` to the delegate queue in one block, which decodes the pending batches
-    /// there and delivers everything in order, naming `manager` as the sender.
-    func deliver(_ parts: [Part], from manager: Manager) {
+    /// Hands `parts` to the delegate queue in one block, which decodes the results there
+    /// and hands them and the errors to the listeners, in order. With no listener, the
+    /// errors go to the logger at once.
+    func deliver(_ parts: [Part]) {
         guard !parts.isEmpty else { return }
-        let (delegate, queue, resultContinuations, errorContinuations, released) = observers.withLock { observers in
-            let delegate = observers.delegate.value
-            let released = delegate == nil && observers.delegateWasSet && !observers.releaseReported
-            if released { observers.releaseReported = true }
-            return (
-                delegate, observers.delegateQueue, Array(observers.resultContinuations.values),
-                Array(observers.errorContinuations.values), released
-            )
+        let (manager, queue) = shared.withLock { ($0.manager.value, $0.delegateQueue) }
+        var receivers: [any DeliveryReceiver] = []
+        var storing = 0
+        if let manager {
+            for listener in listeners {
+                guard let receiver = listener.receiver(for: manager) else { continue }
+                receivers.append(receiver)
+                if listener.storesResults { storing += 1 }
+            }
         }
-        if released {
-            logger.warning(
-                "the manager's delegate was released, so results are no longer delivered to it: the manager holds its delegate weakly; keep a strong reference to it"
-            )
+        guard !receivers.isEmpty else {
+            for part in parts { Self.forEachError(in: part) { logger.log(level: Self.logLevel(of: $0), "\($0)") } }
+            return
         }
-        let outbox = outbox
-        let inspector = inspector
-        let logger = logger
-        if delegate == nil, errorContinuations.isEmpty, outbox == nil, inspector == nil {
-            for case let .error(error) in parts { logger.log(level: Self.logLevel(of: error), "\(error)") }
-        }
-        guard delegate != nil || !resultContinuations.isEmpty || !errorContinuations.isEmpty || outbox != nil || inspector != nil
-        else { return }
-        let keptPerBlock = inspector?.resultsKeptPerBlock ?? 0
-        let block = DeliveryBlock(parts: parts, hasReceivers: delegate != nil || !resultContinuations.isEmpty)
+        let block = DeliveryBlock(parts: parts, hasReceivers: receivers.contains { $0.takesResults })
         let number = outstanding.withLock { $0.add(block) }
+        let multiplex = DeliveryMultiplex(receivers: receivers, storing: storing, logger: logger, block: block)
         queue.async {
             guard block.begin() else { return }  // taken by the drain at exit
             defer {
                 block.end()
                 self.outstanding.withLock { $0.remove(number) }
             }
-            var inspected = inspector.map { _ in DeliveredBlockCollector(limit: keptPerBlock) }
-            func report(_ error: any Error) {
-                for continuation in errorContinuations { continuation.yield(error) }
-                if let delegate {
-                    delegate.manager(manager, didCatch: error)
-                } else if errorContinuations.isEmpty {
-                    logger.log(level: Self.logLevel(of: error), "\(error)")
-                }
-                inspected?.keep(error)
-            }
-            func send(_ result: consuming AnalyticsResult) {
-                if let outbox {
-                    do { try outbox.append(result, time: Manager.now()) } catch { report(error) }
-                }
-                block.countDelivered()
-                for continuation in resultContinuations { continuation.yield(copy result) }
-                delegate?.manager(manager, didSend: result)
-                inspected?.keep(result)
-            }
-            for part in block.parts {
-                switch part {
-                case let .result(result): send(result)
-                case let .pending(pending):
-                    do {
-                        try pending.forEachResult { _, result in send(result) }
-                    } catch {
-                        report(error)
-                    }
-                case let .error(error): report(error)
-                }
-            }
-            if let inspector, let block = inspected?.block(), !block.isEmpty { inspector.manager(manager, didDeliver: block) }
+            var multiplex = multiplex
+            multiplex.deliver(block.parts)
+        }
+    }
+
+    /// The errors of `part` that are not inside a batch still to be decoded (a batch in which
+    /// something failed is decoded for its errors' places).
+    private static func forEachError(in part: Part, _ body: (any Error) -> Void) {
+        switch part {
+        case let .error(error): body(error)
+        case .output(.results): break  // nothing failed: left undecoded
+        case let .output(part): part.forEach(result: { _ in }, error: { body($1) })
         }
     }
 
@@ -181,43 +164,47 @@ final class ResultDelivery: Sendable {
                 } else {
                     // Past the deadline: counted, not stored (nothing missed without a sink).
                     total = Self.resultCount(of: block.parts)
-                    stored = outbox == nil ? total : 0
+                    stored = storingListeners.isEmpty ? total : 0
                 }
                 results += total - stored
                 undelivered += block.hasReceivers ? total : 0
             } else {
                 // Still being delivered (on this thread, below the exit, or stuck elsewhere).
                 let rest = max(0, Self.resultCount(of: block.parts) - block.deliveredCount)
-                results += outbox == nil ? 0 : rest
+                results += storingListeners.isEmpty ? 0 : rest
                 undelivered += block.hasReceivers ? rest : 0
             }
         }
         return (results, undelivered)
     }
 
-    /// Appends the results of `parts` to the sink (errors go to the logger).
-    /// - Returns: How many results the sink took, of how many.
+    /// Hands the results of `parts` to the listeners that store results, from the exiting
+    /// thread (errors go to the logger).
+    /// - Returns: How many results every such listener took, of how many.
     private func deliverToSinkOnly(_ parts: [Part]) -> (stored: Int, total: Int) {
+        var receivers: [any DeliveryReceiver] = []
+        if let manager = shared.withLock({ $0.manager.value }) {
+            receivers = storingListeners.compactMap { $0.receiver(for: manager) }
+        }
         var stored = 0
         var total = 0
         func send(_ result: AnalyticsResult) {
             total += 1
-            guard let outbox else {
-                stored += 1  // no sink: only the delegate misses it
-                return
+            var refused = false
+            for index in receivers.indices {
+                do {
+                    try receivers[index].receive(result)
+                } catch {
+                    refused = true
+                    logger.error("\(error)")
+                }
             }
-            do {
-                try outbox.append(result, time: Manager.now())
-                stored += 1
-            } catch {
-                logger.error("\(error)")
-            }
+            if !refused { stored += 1 }  // with no sink, only the delegate misses it
         }
         for part in parts {
             switch part {
-            case let .result(result): send(result)
-            case let .pending(pending):
-                do { try pending.forEachResult { _, result in send(result) } } catch { logger.error("\(error)") }
+            case let .output(output):
+                output.forEach(result: send) { _, error in logger.log(level: Self.logLevel(of: error), "\(error)") }
             case let .error(error): logger.log(level: Self.logLevel(of: error), "\(error)")
             }
         }
@@ -227,44 +214,8 @@ final class ResultDelivery: Sendable {
     /// How many results `parts` hold.
     private static func resultCount(of parts: [Part]) -> Int {
         var count = 0
-        for part in parts {
-            switch part {
-            case .result: count += 1
-            case let .pending(pending):
-                do { try pending.forEachResult { _, _ in count += 1 } } catch {
-                    // Counted up to the fault, which its delivery reports.
-                }
-            case .error: break
-            }
-        }
+        for case let .output(part) in parts { count += part.resultCount }
         return count
-    }
-}
-
-extension ResultDelivery {
-    private struct WeakDelegate: @unchecked Sendable {
-        weak var value: (any ManagerDelegate)?
-    }
-
-    private struct Observers: Sendable {
-        var delegate = WeakDelegate(value: nil)
-        /// Whether the delegate was set to an object, which may since have been released.
-        var delegateWasSet = false
-        var releaseReported = false
-        var delegateQueue = DispatchQueue(label: "anna.manager.delegate")
-        var resultContinuations: [Int: AsyncStream<AnalyticsResult>.Continuation] = [:]
-        var errorContinuations: [Int: AsyncStream<any Error>.Continuation] = [:]
-        var nextToken = 0
-
-        /// Keeps `continuation` under a new token, returned.
-        mutating func add<Element>(
-            _ continuation: AsyncStream<Element>.Continuation,
-            to continuations: WritableKeyPath<Self, [Int: AsyncStream<Element>.Continuation]>
-        ) -> Int {
-            nextToken += 1
-            self[keyPath: continuations][nextToken] = continuation
-            return nextToken
-        }
     }
 }
 

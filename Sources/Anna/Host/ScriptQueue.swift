@@ -11,8 +11,9 @@ import Synchronization
 /// the sending thread); the first sender after the queue ran dry schedules a drain. The
 /// drain hands the work to the engine chunk by chunk, loads the module on first use, in
 /// debug mode retries a module that failed to load and replays what was sent meanwhile, and
-/// writes the recording. The results and errors of each chunk go to ``ResultDelivery`` in
-/// one block.
+/// writes the recording. What the engine produces comes back as the value of each call
+/// (``EngineOutput``); the results and errors of each chunk go to ``ResultDelivery`` in one
+/// block.
 final class ScriptQueue: @unchecked Sendable {
     /// The most operations kept while a module fails to load in debug mode (oldest dropped).
     static let backlogLimit = 100_000
@@ -35,6 +36,8 @@ final class ScriptQueue: @unchecked Sendable {
     private var recorderFailed = false
     /// Results and errors gathered since the last delivery, in order.
     private var collected: [ResultDelivery.Part] = []
+    /// The engine's output of the last call, emptied into ``collected`` (its storage reused).
+    private var produced = EngineOutput()
     /// In debug mode: the namespaces registered so far, and the load warnings logged.
     private var namespacesSeen = Set<String>()
     private var loadWarningsLogged = Set<String>()
@@ -63,7 +66,7 @@ final class ScriptQueue: @unchecked Sendable {
     /// sent so far; `nil` when the exiting thread runs this queue (it cannot wait for itself).
     func beginExitDrain(for manager: Manager) -> DispatchSemaphore? {
         guard !isCurrent else {
-            deliverCollected(to: manager)  // a task on this queue ends the process: what ran is delivered
+            deliverCollected()  // a task on this queue ends the process: what ran is delivered
             return nil
         }
         let handled = DispatchSemaphore(value: 0)
@@ -82,13 +85,13 @@ final class ScriptQueue: @unchecked Sendable {
     }
 
     /// Adds work under the queue's lock and schedules a drain unless one is scheduled; the
-    /// drain keeps `manager` (the sender named to the delegate) alive until it is done.
+    /// drain keeps `manager` (the sender its delivery names) alive until it is done.
     func enqueue(for manager: Manager, _ add: (inout WorkQueue) -> Void) {
         let (mustSchedule, dropping) = pending.withLock { queue in
             add(&queue)
             return (queue.scheduleDrain(), queue.takeDropWarning())
         }
-        if mustSchedule { queue.async { self.drain(for: manager) } }
+        if mustSchedule { scheduleDrain(keeping: manager) }
         if dropping {
             logger.warning(
                 "the manager is paused and holds \(WorkQueue.pausedLimit) operations, its most: operations sent until resume() are dropped (counted, and reported on resume)"
@@ -98,7 +101,11 @@ final class ScriptQueue: @unchecked Sendable {
 
     /// Pauses (work is kept, none is run) or resumes the queue.
     func setPaused(_ paused: Bool, for manager: Manager) {
-        if pending.withLock({ $0.setPaused(paused) }) { queue.async { self.drain(for: manager) } }
+        if pending.withLock({ $0.setPaused(paused) }) { scheduleDrain(keeping: manager) }
+    }
+
+    private func scheduleDrain(keeping manager: Manager) {
+        queue.async { withExtendedLifetime(manager) { self.drain() } }
     }
 
     /// Whether the queue is paused.
@@ -113,7 +120,7 @@ final class ScriptQueue: @unchecked Sendable {
     /// Runs until nothing is queued: handles the work chunk by chunk, in order. Operations go
     /// to the engine in batches; each chunk's results go to the delegate queue in one block,
     /// so they are decoded there while the next chunk runs.
-    private func drain(for manager: Manager) {
+    private func drain() {
         while var chunk = pending.withLock({ $0.takeChunk() }) {
             strings.add(chunk.operations)
             chunkOperationsLeft.store(chunk.operations.count, ordering: .releasing)
@@ -122,17 +129,17 @@ final class ScriptQueue: @unchecked Sendable {
                 apply(chunk.operations, start..<position)
                 start = position
                 chunkOperationsLeft.store(chunk.operations.count - position, ordering: .releasing)
-                run(task, for: manager)
+                run(task)
             }
             apply(chunk.operations, start..<chunk.operations.count)
             chunkOperationsLeft.store(0, ordering: .releasing)
-            deliverCollected(to: manager)
+            deliverCollected()
             chunk.removeAll()
             pending.withLock { $0.recycle(chunk) }
         }
     }
 
-    private func run(_ task: ScriptTask, for manager: Manager) {
+    private func run(_ task: ScriptTask) {
         switch task {
         case let .engineTask(body, onFailure):
             let engine: AnalyticsEngine
@@ -152,10 +159,10 @@ final class ScriptQueue: @unchecked Sendable {
             recorder?.recordSnapshot()
             do { try engine.logSnapshot() } catch { report(error) }
         case let .barrier(resume):
-            deliverCollected(to: manager)
+            deliverCollected()
             delivery.delegateQueue.async { resume() }
         case let .handled(signal):
-            deliverCollected(to: manager)
+            deliverCollected()
             signal()
         }
     }
@@ -172,9 +179,8 @@ final class ScriptQueue: @unchecked Sendable {
             if configuration.debug { keepForReplay(range.map(decoder.operation(at:))) }
             return
         }
-        engine.apply(
-            batch, range, strings: strings, operation: { decoder.operation(at: $0).operation },
-            onError: { _, error in report(error) })
+        engine.apply(batch, range, strings: strings, operation: { decoder.operation(at: $0).operation }, into: &produced)
+        collectProduced()
         if configuration.debug { checkLoadWarnings(after: range.lazy.compactMap(decoder.registeredNamespace(at:)), on: engine) }
     }
 
@@ -224,14 +230,7 @@ final class ScriptQueue: @unchecked Sendable {
         if let lastLoadError, !configuration.debug { return .failure(lastLoadError) }
         do {
             // Only this queue holds and calls the engine, so it never outlives `self`.
-            let engine = try AnalyticsEngine(
-                configuration: configuration,
-                deliveringTo: { [unowned self] output in
-                    switch output {
-                    case let .result(result): collected.append(.result(result))
-                    case let .results(batch): collected.append(.pending(batch))
-                    }
-                })
+            let engine = try AnalyticsEngine(configuration: configuration)
             self.engine = engine
             lastLoadError = nil
             backlogOverflowReported = false
@@ -240,7 +239,7 @@ final class ScriptQueue: @unchecked Sendable {
             if !backlog.isEmpty {
                 let replayed = Array(backlog)
                 backlog.removeAll()  // recorded when they were sent
-                engine.apply(replayed) { _, error in report(error) }
+                collect(engine.apply(replayed))
             }
             return .success(engine)
         } catch {
@@ -264,11 +263,21 @@ final class ScriptQueue: @unchecked Sendable {
     }
 
     /// Hands the results and errors gathered so far to the delegate queue.
-    private func deliverCollected(to manager: Manager) {
+    private func deliverCollected() {
         guard !collected.isEmpty else { return }
         var parts: [ResultDelivery.Part] = []
         swap(&parts, &collected)
-        delivery.deliver(parts, from: manager)
+        delivery.deliver(parts)
+    }
+
+    /// Moves the engine's last output after what was collected before it.
+    private func collectProduced() {
+        collect(produced)
+        produced.removeAll()
+    }
+
+    private func collect(_ output: EngineOutput) {
+        for part in output.parts { collected.append(.output(part)) }
     }
 
     /// Reports an error after the results collected before it.

@@ -1,38 +1,41 @@
 import CoreJS
 
 extension AnalyticsEngine {
-    /// Applies the operations of `batch` like ``apply(_:onError:)`` (error positions are
+    /// Applies the operations of `batch` like `apply(_:)` (of an array of operations) (error positions are
     /// indices of the batch), then empties it for the next lines. Operations read without a
     /// `time` run at ``time`` (or the wall clock).
-    public func apply(_ batch: inout EventStreamBatch, onError: (Int, AnalyticsError) -> Void) {
-        guard batch.count > 0 else { return }
+    /// - Returns: Their results and errors, in order (``EngineOutput/forEachText(_:error:)``
+    ///   passes the results' text on without decoding it).
+    package func apply(_ batch: inout EventStreamBatch) -> EngineOutput {
+        var output = EngineOutput()
+        guard batch.count > 0 else { return output }
         if let time { batch.encoder.fillMissingTimes(with: time) }
         batch.table.add(batch.encoder.batch)
-        applyEncoded(batch, onError: onError)
+        applyEncoded(batch, into: &output)
         batch.encoder.beginBatch()
+        return output
     }
 
     /// Sends the encoded operations (read back only for an error's message).
-    private func applyEncoded(_ batch: EventStreamBatch, onError: (Int, AnalyticsError) -> Void) {
+    private func applyEncoded(_ batch: EventStreamBatch, into output: inout EngineOutput) {
         apply(
             batch.encoder.batch, 0..<batch.count, strings: batch.table, operation: { batch.operation(at: $0).operation },
-            onError: onError)
+            into: &output)
     }
-}
 
-extension AnalyticsEngine {
+    /// Applies the operations of `batch` like ``apply(_:)``: results go to the engine's
+    /// closure and failures to `onError`, in order.
+    public func apply(_ batch: inout EventStreamBatch, onError: (Int, AnalyticsError) -> Void) {
+        handOn(apply(&batch), onError: onError)
+    }
+
     /// Loads the module and constructs its manager, like ``init(configuration:onResult:)``,
     /// but hands results on as JSON text (``ResultTexts``): a batch's text as JavaScript
     /// wrote it when it is exactly what decoding and writing it back would give, else each
     /// result decoded and written. For tools that print results (`anna run`).
     /// - Parameter onResultTexts: called synchronously, on the calling thread, in order.
-    /// - Throws: as ``init(configuration:onResult:)``.
-    public convenience init(configuration: Configuration, onResultTexts: @escaping (ResultTexts) -> Void) throws {
-        try self.init(
-            configuration: configuration,
-            deliveringTo: { output in
-                if case let .result(result) = output { onResultTexts(ResultTexts(result)) }
-            },
-            texts: onResultTexts)
+    /// - Throws: as ``init(configuration:)``.
+    package convenience init(configuration: Configuration, onResultTexts: @escaping (ResultTexts) -> Void) throws {
+        try self.init(configuration: configuration, handingOn: ClosureOutput { $0.forEachText(onResultTexts, error: $1) })
     }
 }

@@ -3,14 +3,14 @@ import CoreJS
 /// Results as JSON text, each exactly as ``JSONValue/jsonText`` writes its value: what a
 /// replay prints, passed on from the text JavaScript wrote without decoding it.
 ///
-/// An engine made with ``AnalyticsEngine/init(configuration:onResultTexts:)`` hands them
+/// ``EngineOutput/forEachText(_:error:)`` hands them
 /// over a batch at a time, or one at a time between the errors of a batch in which
 /// something failed.
 ///
 /// ```swift
 /// texts.forEachResult { json, meta in output.append(json); output.append(newline) }
 /// ```
-public struct ResultTexts: Sendable {
+package struct ResultTexts: Sendable {
     private enum Storage: Sendable {
         case batch(text: [UInt8], elements: [ResultTextScanner.Element], metas: [ResultMeta])
         case single(AnalyticsResult)
@@ -30,7 +30,7 @@ public struct ResultTexts: Sendable {
     }
 
     /// How many results there are.
-    public var count: Int {
+    package var count: Int {
         switch storage {
         case let .batch(_, elements, _): return elements.count
         case .single: return 1
@@ -39,7 +39,7 @@ public struct ResultTexts: Sendable {
 
     /// Calls `body` with each result's value as JSON text (UTF-8, valid only during the
     /// call) and its meta, in order.
-    public func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?) -> Void) {
+    package func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?) -> Void) {
         switch storage {
         case let .batch(text, elements, metas):
             text.withUnsafeBytes { bytes in

@@ -127,7 +127,13 @@ struct ModuleOptions: ParsableArguments {
 
     /// Loads the engine; fails with 66 naming the module when it cannot be loaded, with a
     /// hint when the cause is a common mistake (a file outside the readable folders, a task
-    /// folder given as a module).
+    /// folder given as a module). What it produces is the value of each call.
+    func loadEngine(console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in }) throws -> AnalyticsEngine {
+        try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0) }
+    }
+
+    /// Loads the engine as ``loadEngine(console:configure:)`` does, for the callers that
+    /// still take results through a closure.
     func loadEngine(
         console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
         onResult: @escaping (AnalyticsResult) -> Void
@@ -135,8 +141,8 @@ struct ModuleOptions: ParsableArguments {
         try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0, onResult: onResult) }
     }
 
-    /// Loads the engine as ``loadEngine(console:configure:onResult:)`` does, handing results
-    /// on as JSON text (for printing them).
+    /// Loads the engine as ``loadEngine(console:configure:)`` does, for the callers that
+    /// still take results as JSON text through a closure.
     func loadEngine(
         console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
         onResultTexts: @escaping (ResultTexts) -> Void

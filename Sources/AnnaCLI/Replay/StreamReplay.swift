@@ -16,7 +16,7 @@ import CoreJS
 ///
 /// ```swift
 /// let writer = ResultWriter(output: OutputBuffer(descriptor: fd, name: path), meta: false)
-/// let engine = try module.loadEngine(console: console, onResultTexts: writer.write)
+/// let engine = try module.loadEngine(console: console)
 /// let summary = StreamReplay.run(reader, through: engine, writingTo: writer, keepGoing: false, progress: progress)
 /// ```
 struct StreamReplay {
@@ -50,6 +50,9 @@ struct StreamReplay {
     }
 
     let engine: AnalyticsEngine
+    /// Hands what each batch produced on: its results (as text, or decoded), its errors to
+    /// the given closure, in order.
+    let handOn: (_ output: EngineOutput, _ error: (Int, AnalyticsError) -> Void) -> Void
     let reader: LineReader
     let keepGoing: Bool
     /// The progress line; every message to standard error goes through it.
@@ -70,12 +73,16 @@ struct StreamReplay {
         let progress = ProgressReporter()
         let console = try stream.makeConsole(standardError: progress)
         var count = 0
-        let engine = try module.loadEngine(console: console, configure: configure) { result in
-            count += 1
-            onResult(result)
-        }
+        let engine = try module.loadEngine(console: console, configure: configure)
         let reader = try stream.openStream()
-        let replay = StreamReplay(engine: engine, reader: reader, keepGoing: stream.keepGoing, progress: progress) { count }
+        let handOn = { (output: EngineOutput, error: (Int, AnalyticsError) -> Void) in
+            output.forEach(
+                result: { result in
+                    count += 1
+                    onResult(result)
+                }, error: error)
+        }
+        let replay = StreamReplay(engine: engine, handOn: handOn, reader: reader, keepGoing: stream.keepGoing, progress: progress) { count }
         return (engine, replay.run())
     }
 
@@ -97,27 +104,34 @@ struct StreamReplay {
             configuration.fileAccess = TaskReloadReporter(base: configuration.fileAccess, root: root.path, output: progress)
         }
         let console = try stream.makeConsole(standardError: progress)
-        let onResultTexts: (ResultTexts) -> Void =
-            handOn.map { handOn in
-                { texts in
-                    writer.write(texts)
-                    handOn(texts)
-                }
-            } ?? writer.write
-        let engine = try module.loadEngine(console: console, configure: configure, onResultTexts: onResultTexts)
+        let engine = try module.loadEngine(console: console, configure: configure)
         let reader = try stream.openStream()
-        return (engine, run(reader, through: engine, writingTo: writer, keepGoing: stream.keepGoing, progress: progress))
+        return (engine, run(reader, through: engine, writingTo: writer, alsoTo: handOn, keepGoing: stream.keepGoing, progress: progress))
     }
 
-    /// Replays one stream through `engine` (made to write its results into `writer`), with
-    /// messages through `progress`, and flushes `writer` at the end. The reusable core of
-    /// `anna run`: one session, one output. `shouldStop` (a deadline) can end it early.
+    /// Replays one stream through `engine`, writing its results into `writer` as the engine
+    /// wrote them (and handing them to `alsoTo` after), with messages through `progress`, and
+    /// flushes `writer` at the end. The reusable core of `anna run`: one session, one output.
+    /// `shouldStop` (a deadline) can end it early.
     static func run(
-        _ reader: LineReader, through engine: AnalyticsEngine, writingTo writer: ResultWriter, keepGoing: Bool,
-        progress: ProgressReporter, shouldStop: (() -> Bool)? = nil
+        _ reader: LineReader, through engine: AnalyticsEngine, writingTo writer: ResultWriter, alsoTo also: ((ResultTexts) -> Void)? = nil,
+        keepGoing: Bool, progress: ProgressReporter, shouldStop: (() -> Bool)? = nil
     ) -> Summary {
         let start = writer.count
-        var replay = StreamReplay(engine: engine, reader: reader, keepGoing: keepGoing, progress: progress) { writer.count - start }
+        let handOn = { (output: EngineOutput, error: (Int, AnalyticsError) -> Void) in
+            if let also {
+                output.forEachText(
+                    { texts in
+                        writer.write(texts)
+                        also(texts)
+                    }, error: error)
+            } else {
+                output.forEachText(writer.write, error: error)
+            }
+        }
+        var replay = StreamReplay(engine: engine, handOn: handOn, reader: reader, keepGoing: keepGoing, progress: progress) {
+            writer.count - start
+        }
         replay.flushResults = writer.flush
         replay.shouldStop = shouldStop
         return replay.run()
@@ -190,7 +204,7 @@ struct StreamReplay {
     private func send(_ batch: inout Batch, summary: inout Summary) {
         guard batch.operations.count > 0 else { return }
         let lines = batch.lines
-        engine.apply(&batch.operations) { position, error in
+        handOn(engine.apply(&batch.operations)) { position, error in
             report(error, line: lines[position], summary: &summary)
         }
         batch.lines.removeAll(keepingCapacity: true)

@@ -1,0 +1,62 @@
+import Logging
+
+/// One block's receivers, on the delegate queue: hands each result and error to every
+/// receiver in turn, as swift-log's `MultiplexLogHandler` hands a message to each handler,
+/// and the errors none of them handles to the logger.
+struct DeliveryMultiplex: Sendable {
+    private var receivers: [any DeliveryReceiver]
+    /// The first `storing` receivers store results (``DeliveryListener/storesResults``).
+    private let storing: Int
+    private let handlesErrors: Bool
+    private let logger: Logger
+    private let block: DeliveryBlock
+
+    /// `receivers` is not empty; its first `storing` store results.
+    init(receivers: [any DeliveryReceiver], storing: Int, logger: Logger, block: DeliveryBlock) {
+        self.receivers = receivers
+        self.storing = storing
+        handlesErrors = receivers.contains { $0.handlesErrors }
+        self.logger = logger
+        self.block = block
+    }
+
+    /// Decodes the results of `parts` and hands them and the errors on, in order, then ends
+    /// the block for every receiver.
+    mutating func deliver(_ parts: [ResultDelivery.Part]) {
+        for part in parts {
+            switch part {
+            case let .output(output): output.forEach(result: { send($0) }, error: { report($1) })
+            case let .error(error): report(error)
+            }
+        }
+        for index in receivers.indices { receivers[index].finish() }
+    }
+
+    /// Hands `result` to each receiver, counting it delivered once those that store results
+    /// took it; the last receiver gets it moved in.
+    private mutating func send(_ result: consuming AnalyticsResult) {
+        if storing == 0 { block.countDelivered() }
+        var index = 0
+        while index < receivers.count - 1 {
+            hand(copy result, to: index)
+            index += 1
+            if index == storing { block.countDelivered() }
+        }
+        hand(result, to: index)
+        if storing == receivers.count { block.countDelivered() }
+    }
+
+    private mutating func hand(_ result: consuming AnalyticsResult, to index: Int) {
+        do {
+            try receivers[index].receive(result)
+        } catch {
+            report(error)
+        }
+    }
+
+    /// Hands `error` to every receiver; to the logger when none handles errors.
+    private mutating func report(_ error: any Error) {
+        for index in receivers.indices { receivers[index].receive(error) }
+        if !handlesErrors { logger.log(level: ResultDelivery.logLevel(of: error), "\(error)") }
+    }
+}
