@@ -38,6 +38,13 @@ private final class App: Analyzable, @unchecked Sendable {
         root = RootAnalyzer(manager: manager)
     }
     func parentConstitutor() -> (any FocusPathConstituting)? { nil }
+
+    /// A link below the application whose analyzer is enabled as `screen`.
+    func screen() -> Link {
+        let screen = Link(self)
+        screen.own.enable(naming: "screen")
+        return screen
+    }
 }
 
 private func analyzer(of link: Link) -> Analyzer {
@@ -67,8 +74,7 @@ struct AnalyzerRegistrationTests {
     @Test("a keyed sub-analyzer's node is its parent's ID followed by its key and index, one per slot")
     func keyedNode() throws {
         let app = App()
-        let screen = Link(app)
-        analyzer(of: screen).enable(naming: "screen")
+        let screen = app.screen()
         let section = analyzer(of: screen).keyedSubAnalyzer(for: "section", index: 2)
         #expect(analyzer(of: screen).keyedSubAnalyzer(for: "section", index: 2) === section)
         let screenID = try #require(analyzer(of: screen).registeredNodeID)
@@ -81,8 +87,7 @@ struct AnalyzerRegistrationTests {
     @Test("removeFromParent deregisters; attaching again registers anew")
     func reattach() throws {
         let app = App()
-        let screen = Link(app)
-        analyzer(of: screen).enable(naming: "screen")
+        let screen = app.screen()
         let cell = Link(nil)
         analyzer(of: screen).setSubAnalyzer(analyzer(of: cell), for: "cell", index: 0)
         #expect(analyzer(of: cell).registeredNodeID != nil)
@@ -123,8 +128,7 @@ struct AnalyzerParentLookupTests {
     @Test("an analyzer enabled after a focus below its chain's parent hangs under the focused one")
     func focus() {
         let app = App()
-        let screen = Link(app)
-        analyzer(of: screen).enable(naming: "screen")
+        let screen = app.screen()
         let button = Link(screen)
         analyzer(of: button).enable(naming: "button")
         analyzer(of: button).markFocused()
