@@ -22,7 +22,7 @@
     /// integers of up to 15 digits are summed up, eight digits at a time, others go through
     /// `Double(String)`. `nil` when the grammar is not met, with ``position`` where a digit
     /// was due.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func scanNumber() -> JSONNumber? {
         let start = position
         let negative = consume(UInt8(ascii: "-"))

@@ -58,7 +58,7 @@
 @_spi(JSONScanning) extension JSONByteCursor {
     /// Reads a string from its opening quote (which must be next) to its closing one,
     /// checking its body under `policy`; plain text goes eight bytes at a time.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func scanString(_ policy: JSONEscapePolicy) throws(JSONStringProblem) -> JSONStringBody {
         guard consume(UInt8(ascii: "\"")) else { throw .notAString }
         let start = position
