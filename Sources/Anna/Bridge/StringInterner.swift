@@ -1,3 +1,4 @@
+@_spi(JSONScanning) import CoreJS
 import Foundation
 
 /// Numbers strings by their exact UTF-8 bytes: the first string gets 0, the next new one 1,
@@ -58,7 +59,7 @@ struct StringInterner {
         guard let base = text.baseAddress else { return true }
         return bytes.withUnsafeBufferPointer { stored in
             guard let storedBase = stored.baseAddress else { return false }  // an entry has bytes, so never empty
-            return ByteWords.equal(storedBase + start, base, count: text.count)
+            return JSONByteWords.equal(storedBase + start, base, count: text.count)
         }
     }
 
