@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-times test-browser test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files clean
+.PHONY: setup build run test test-times test-browser test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -39,7 +39,7 @@ run: build
 ## the slowest): the debug build and `swift test`; then the one release build of `anna`
 ## (`make release`), which the install test, the README's package as a consumer (both
 ## ANNA_TEST_INSTALL=1, on their own: beside the other tests their builds starved the
-## time-limited ones on 2 cores) and the browser tests use.
+## time-limited ones on 2 cores) and the browser tests use; last, the documentation (`make docs`).
 TEST_RESULTS := .build/test-results
 TIMED        := .ci/timed $(TEST_RESULTS)/phases.tsv
 test: setup lint
@@ -50,6 +50,7 @@ test: setup lint
 	$(TIMED) "install and consumer tests" env ANNA_TEST_INSTALL=1 \
 	  $(SWIFT) test --skip-build --filter 'InstallTests|ConsumerPackageTests' --xunit-output $(TEST_RESULTS)/install.xml
 	$(TIMED) "browser tests" $(MAKE) --no-print-directory test-browser ANNA_BIN=$(CURDIR)/.build/release/anna
+	$(TIMED) "docs" $(MAKE) --no-print-directory docs
 	@.ci/test-times 0
 
 ## How long the tests take: the steps of the last `make test`, then the 15 slowest suites,
@@ -135,6 +136,18 @@ bench-check: bench-build
 ## Refreshes the committed baseline after an intended change (commit it with the change).
 bench-baseline: bench-build
 	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
+
+DOC_TARGETS := Anna AnnaKit AnnaOutbox AnnaInspector
+## The libraries' DocC documentation (swift-docc-plugin), one archive in
+## .build/plugins/Swift-DocC/outputs; fails on a missing or broken symbol link (.build/docs.log).
+## It builds with symbol-graph flags, so the next debug build recompiles: `make test` runs it last.
+docs: setup
+	@mkdir -p .build
+	$(SWIFT) package generate-documentation $(DOC_TARGETS:%=--target %) --enable-experimental-combined-documentation \
+	  > .build/docs.log 2>&1 || { tail -30 .build/docs.log; exit 1; }
+	@! grep -E -A2 "^warning: .*(doesn't exist at|is ambiguous at)" .build/docs.log \
+	  || { echo "broken symbol links above (the whole log: .build/docs.log)"; exit 1; }
+	@echo "documentation: $$(ls -d .build/plugins/Swift-DocC/outputs/*.doccarchive)"
 
 PREFIX ?= /usr/local
 ## The resource bundles `anna` reads at run time (the JavaScript core; CoreJS's bootstrap; the inspector's page).

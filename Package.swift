@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -12,6 +12,18 @@ let package = Package(
         .library(name: "AnnaInspector", targets: ["AnnaInspector"]),
         .executable(name: "anna", targets: ["anna"]),
     ],
+    // An app that needs only the `Anna` product turns the default traits off
+    // (`.package(url: …, traits: [])`) and fetches swift-collections and swift-log alone: SwiftPM
+    // resolves the packages of every product's targets, except those behind a disabled trait.
+    // All traits are on by default, so this repository builds and tests everything.
+    traits: [
+        .default(enabledTraits: ["Outbox", "Inspector", "Tools"]),
+        .trait(name: "Outbox", description: "The AnnaOutbox product: GRDB, AsyncHTTPClient, compress-nio."),
+        .trait(name: "Inspector", description: "The AnnaInspector product: Hummingbird."),
+        .trait(
+            name: "Tools", description: "The `anna` command: ArgumentParser, with the outbox and the inspector.",
+            enabledTraits: ["Outbox", "Inspector"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `make docs` (generate-documentation); used by no target, so no app fetches it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The only C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
@@ -87,9 +101,9 @@ let package = Package(
             name: "AnnaOutbox",
             dependencies: [
                 "Anna", "CoreJS",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Outbox"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Outbox"])),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Outbox"])),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -97,7 +111,7 @@ let package = Package(
         // The connection cap that the collector and the inspector's server share (Hummingbird).
         .target(
             name: "AnnaServing",
-            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird")]
+            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Inspector"]))]
         ),
         // The development collector behind `anna collect` (Hummingbird), with failure injection.
         .target(
@@ -106,11 +120,11 @@ let package = Package(
                 "AnnaOutbox",
                 "AnnaServing",
                 "CoreJS",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Inspector"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Inspector"])),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Outbox"])),
+                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Outbox"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -139,9 +153,9 @@ let package = Package(
             name: "AnnaInspector",
             dependencies: [
                 "Anna", "AnnaServing", "CoreJS",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Inspector"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Inspector"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Inspector"])),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -160,7 +174,7 @@ let package = Package(
             name: "AnnaCLI",
             dependencies: [
                 "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),

@@ -8,7 +8,7 @@ import Synchronization
 /// A page and a JSON API that show a running engine: its focus-path tree, tasks, results,
 /// errors and figures, with switches (pause, task files on and off, reload, debug mode).
 ///
-/// For an app's ``Manager``, make the manager with the inspector, then serve it:
+/// For an app's ``/Anna/Manager``, make the manager with the inspector, then serve it:
 ///
 /// ```swift
 /// let inspector = Inspector()
@@ -32,7 +32,7 @@ public final class Inspector: ManagerInspector, Sendable {
     /// The millisecond the last latency sample started at, or -1 while one is under way.
     private let probeStart = Atomic<Int>(0)
 
-    /// An inspector for the manager that will be made with it (``Manager/Dependency/inspector``).
+    /// An inspector for the manager that will be made with it (``/Anna/Manager/Dependency/inspector``).
     public init(configuration: InspectorConfiguration = InspectorConfiguration()) {
         self.configuration = configuration
         state = InspectorState(resultLimit: configuration.resultLimit, errorLimit: configuration.errorLimit)
@@ -111,7 +111,7 @@ enum LatencyProbe {
 }
 
 extension Manager {
-    /// Serves the manager's ``Inspector`` (set as ``Manager/Dependency/inspector`` when it
+    /// Serves the manager's ``Inspector`` (set as ``/Anna/Manager/Dependency/inspector`` when it
     /// was made) on `host`:`port`; returns once it listens (``InspectorServer/url``).
     /// - Throws: ``InspectorError/managerWithoutInspector`` when the manager has none.
     public func startInspector(port: Int = 0, host: String = "127.0.0.1", token: String? = nil) async throws -> InspectorServer {

@@ -20,7 +20,7 @@ public struct InspectorConfiguration: Sendable {
     /// before the server closes it. An answer being written (the event stream) is not idle.
     public var idleTimeout: Duration = .seconds(10)
     /// The most connections served at once; beyond it, new ones wait in the listen queue until
-    /// one closes. `nil`: ``ConnectionCap/default`` (derived from the file-descriptor limit).
+    /// one closes. `nil`: `ConnectionCap.default` (derived from the file-descriptor limit).
     public var maximumConnections: Int?
     /// Called (once, with the cap) the first time ``maximumConnections`` connections are open at
     /// once, so a person who waits on a page knows why (`anna inspect` prints a line).

@@ -1,6 +1,6 @@
 import Anna
 
-/// The application object: the root of the responder chain, holding the ``RootAnalyzer``.
+/// The application object: the root of the responder chain, holding the ``/Anna/RootAnalyzer``.
 ///
 /// Every analyzer that looks up the responder chain ends at this object's analyzer, whose
 /// node is the root of the focus-path tree (`__root__`). Setting ``window`` shows a window:

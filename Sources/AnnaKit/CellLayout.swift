@@ -39,7 +39,7 @@ protocol CellLayoutHost: View {
 /// node records `ana-appeared` when it is made). Then the cell is added, recording
 /// `ana-appeared`, and only then is the delegate's `willDisplay` called.
 ///
-/// An item's node is kept by its index path (``Analyzer/setSubAnalyzer(_:for:index:at:)``):
+/// An item's node is kept by its index path (``/Anna/Analyzer/setSubAnalyzer(_:for:index:at:)``):
 /// a cell that scrolls out or is reused leaves it, with its values, for the next cell shown
 /// there. ``reload()`` deregisters every item and section node.
 @MainActor

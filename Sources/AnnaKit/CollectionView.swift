@@ -7,7 +7,7 @@ import Anna
 /// both, as the reference hooks both the same way): items are laid out while the view is
 /// visible, before the controllers above it get `viewDidAppear`. Showing an item asks the
 /// data source for its cell, attaches the cell's analyzer at the item (named by the cell's
-/// own ``Analyzing/enable(naming:)``, else ``cellAnalyticsName``, with the item as index,
+/// own ``/Anna/Analyzing/enable(naming:)``, else ``cellAnalyticsName``, with the item as index,
 /// under a keyed section node when the data source names the section; the section node
 /// records `ana-appeared` when it is made), adds the cell, recording `ana-appeared`, and only
 /// then calls the delegate's `willDisplay`.

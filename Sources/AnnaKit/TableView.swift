@@ -9,7 +9,7 @@ import Anna
 ///
 /// Showing a row asks the data source for its cell and, when the table's analyzer is
 /// enabled, attaches the cell's analyzer under the table's at the row: named by the cell's
-/// own ``Analyzing/enable(naming:)`` if it called it, else ``cellAnalyticsName``, with the
+/// own ``/Anna/Analyzing/enable(naming:)`` if it called it, else ``cellAnalyticsName``, with the
 /// row as index, under a keyed section node when the data source names the section (the
 /// section node records `ana-appeared` when it is made). Then the cell is added, recording
 /// `ana-appeared`, and only then is the delegate's `willDisplay` called.

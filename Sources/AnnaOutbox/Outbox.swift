@@ -76,7 +76,7 @@ public final class Outbox: Sendable {
         UUID().uuidString.lowercased()
     }
 
-    /// A sink for ``Manager/Dependency/outbox`` that appends every result under `session`.
+    /// A sink for ``/Anna/Manager/Dependency/outbox`` that appends every result under `session`.
     /// A message ID is the session and the result's position in it (counted from 0 by this
     /// outbox), so a replay of the same session under the same name repeats its IDs and a
     /// collector drops what it already has; a name stands for one session only. A name the
@@ -195,7 +195,7 @@ public final class Outbox: Sendable {
     }
 }
 
-/// Appends a manager's results to an ``Outbox`` under one session (``Manager/Dependency/outbox``).
+/// Appends a manager's results to an ``Outbox`` under one session (``/Anna/Manager/Dependency/outbox``).
 public struct OutboxSink: ResultSink {
     /// The outbox appended to.
     public let outbox: Outbox

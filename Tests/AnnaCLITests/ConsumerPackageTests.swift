@@ -35,7 +35,7 @@ struct ConsumerPackageTests {
         try FileManager.default.createDirectory(
             at: sources.appendingPathComponent("analytics/task"), withIntermediateDirectories: true)
         let package = """
-            // swift-tools-version: 6.0
+            // swift-tools-version: 6.1
             import PackageDescription
 
             let package = Package(
@@ -50,6 +50,11 @@ struct ConsumerPackageTests {
         try Data("module.exports = require('anna').configured({ task: __dirname + '/task' })\n".utf8)
             .write(to: sources.appendingPathComponent("analytics/index.js"))
 
+        // What it fetches is checked below: the last run's resolution goes (resolving is quick).
+        for stale in [".build/checkouts", ".build/repositories", "Package.resolved"] {
+            let url = app.appendingPathComponent(stale)
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        }
         let built = try await Self.run(["swift", "build", "--product", "MyApp"], in: app)
         #expect(built.status == 0, "swift build of the consumer package:\n\(built.output)")
         guard built.status == 0 else { return }
@@ -60,6 +65,9 @@ struct ConsumerPackageTests {
         // The app built Anna alone: none of the heavy targets (GRDB, Hummingbird, NIO).
         let modules = try FileManager.default.contentsOfDirectory(atPath: app.appendingPathComponent(".build/debug/Modules").path)
         #expect(!modules.contains { $0.hasPrefix("GRDB") || $0.hasPrefix("Hummingbird") || $0.hasPrefix("NIOCore") })
+        // With `traits: []` it fetched only the packages Anna needs, not the other products'.
+        let checkouts = try FileManager.default.contentsOfDirectory(atPath: app.appendingPathComponent(".build/checkouts").path)
+        #expect(checkouts.sorted() == ["swift-collections", "swift-log"])
     }
 
     /// The fenced code block of `markdown` whose text starts with `first`.

@@ -35,9 +35,9 @@ struct ImportAnnaAloneTests {
     @Test("a module that does not parse reaches the delegate as a JavaScriptError with its JavaScriptException")
     func scriptErrors() async throws {
         let files = moduleFiles(tasks: "", extra: ["/m/index.js": "module.exports = ;"])
-        let manager = Manager(
-            moduleURL: URL(fileURLWithPath: "/m"),
-            dependency: Manager.Dependency(runtime: RuntimeConfiguration(fileAccess: files, console: Console(output: MemoryOutputSink()))))
+        var dependency = Manager.Dependency(fileAccess: files)
+        dependency.runtime.console = Console(output: MemoryOutputSink())
+        let manager = Manager(moduleURL: URL(fileURLWithPath: "/m"), dependency: dependency)
         let delegate = CollectingDelegate()
         manager.delegate = delegate
         let app = HostApplication(manager: manager)

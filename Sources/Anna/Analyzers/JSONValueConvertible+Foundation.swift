@@ -74,7 +74,7 @@ extension JSONValue {
         return .string(String(value))
     }
 
-    /// Encodes `value` with `JSONEncoder` (dates as ``Date/jsonValue`` writes them,
+    /// Encodes `value` with `JSONEncoder` (dates as `Date.jsonValue` writes them,
     /// non-finite numbers as `null`) and reads the result back.
     /// - Throws: ``ValueEncodingError`` when the value cannot be encoded.
     public init(encoding value: some Encodable) throws {

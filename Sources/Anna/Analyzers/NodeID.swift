@@ -59,7 +59,7 @@ public struct NodeID: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads an ID written as a number or as `[owner, key, …]` (keys strings or integers).
     ///
-    /// Numbers must be integers that JavaScript holds exactly (``JSONValue/safeIntegerValue``):
+    /// Numbers must be integers that JavaScript holds exactly (`JSONValue.safeIntegerValue`):
     /// past 2^53 − 1 two IDs would be one node to the core. `nil` for anything else.
     public init?(json: JSONValue) {
         switch json {

@@ -20,7 +20,7 @@ public struct RuntimeConfiguration: Sendable {
     /// Bytes the module's heap may hold while its scripts run before they are stopped (and
     /// checked after each batch); `nil` for no limit. Default: 512 MB.
     public var memoryLimit: Int?
-    /// Where module files come from (inject ``InMemoryFileAccess`` in tests).
+    /// Where module files come from (inject `InMemoryFileAccess` in tests).
     public var fileAccess: any FileAccess
     /// Where `console` output of tasks goes.
     public var console: Console
@@ -54,7 +54,7 @@ public struct RuntimeConfiguration: Sendable {
     /// A runtime in a new context with this configuration's time and memory limits, where
     /// `require('anna')` finds the core, modules are read only below `folder`, the core and
     /// ``additionalAllowedRoots``, and the global `require` resolves from `folder`.
-    /// - Throws: ``JavaScriptError`` when the runtime cannot be installed.
+    /// - Throws: `JavaScriptError` when the runtime cannot be installed.
     public func makeRuntime(confinedTo folder: String) throws -> CommonJSRuntime {
         let core = coreURL.standardizedFileURL.path
         return try CommonJSRuntime(

@@ -50,7 +50,7 @@ public enum EventStream {
     ///
     /// Beyond JSON's grammar, a line may not hold a key twice or a number too large for a
     /// double (`1e400`), and its IDs, `index` and `version` must be integers that JavaScript
-    /// holds exactly (at most ``JSONValue/maximumSafeInteger`` in magnitude). A byte order mark
+    /// holds exactly (at most `JSONValue.maximumSafeInteger` in magnitude). A byte order mark
     /// is up to the reader of the stream to drop from the first line.
     /// - Throws: ``FormatError`` for bad JSON, an unknown op, a missing field or a wrong type.
     public static func parse(line: String) throws -> Record? {

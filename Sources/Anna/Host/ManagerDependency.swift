@@ -30,44 +30,22 @@ extension Manager {
         /// library's page); `nil` costs nothing.
         public var inspector: (any ManagerInspector)?
 
-        /// A dependency over `runtime`.
-        public init(runtime: RuntimeConfiguration, recordingURL: URL? = nil, logger: Logger = Logger(label: "anna")) {
-            self.runtime = runtime
-            self.recordingURL = recordingURL
-            self.logger = logger
-        }
-
-        /// The defaults: not debug, bundled core, files from disk, standard output, 2 s.
+        /// The one initialiser: every setting has its default (not debug, the bundled core, files
+        /// from disk, standard output, a 2 s time limit, no recording, the `anna` logger). Set
+        /// the rest (``runtime`` as a whole, ``outbox``, ``inspector``, …) as properties.
         public init(
             debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL,
             fileAccess: any FileAccess = LocalFileAccess(),
             standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
             standardError: (any OutputSink)? = nil, executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
-            additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
+            additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil, logger: Logger = Logger(label: "anna")
         ) {
-            self.init(
-                runtime: RuntimeConfiguration(
-                    debug: debug, coreURL: coreJSModuleURL, additionalAllowedRoots: additionalAllowedRoots,
-                    executionTimeLimit: executionTimeLimit, fileAccess: fileAccess,
-                    console: Console(output: standardOutput, errorOutput: standardError)),
-                recordingURL: recordingURL)
-        }
-
-        /// The initializer under its earlier label, `fileManager`.
-        @available(
-            *, deprecated,
-            renamed: "init(debug:coreJSModuleURL:fileAccess:standardOutput:standardError:executionTimeLimit:additionalAllowedRoots:recordingURL:)"
-        )
-        public init(
-            debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL, fileManager: any FileAccess,
-            standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
-            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
-            additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil
-        ) {
-            self.init(
-                debug: debug, coreJSModuleURL: coreJSModuleURL, fileAccess: fileManager, standardOutput: standardOutput,
-                standardError: standardError, executionTimeLimit: executionTimeLimit,
-                additionalAllowedRoots: additionalAllowedRoots, recordingURL: recordingURL)
+            runtime = RuntimeConfiguration(
+                debug: debug, coreURL: coreJSModuleURL, additionalAllowedRoots: additionalAllowedRoots,
+                executionTimeLimit: executionTimeLimit, fileAccess: fileAccess,
+                console: Console(output: standardOutput, errorOutput: standardError))
+            self.recordingURL = recordingURL
+            self.logger = logger
         }
 
         /// The folder of the JavaScript core (named `anna`); default: the bundled one.
@@ -75,7 +53,7 @@ extension Manager {
             get { runtime.coreURL }
             set { runtime.coreURL = newValue }
         }
-        /// ``fileAccess`` under its earlier name.
+        /// ``RuntimeConfiguration/fileAccess`` under its earlier name.
         @available(*, deprecated, renamed: "fileAccess")
         public var fileManager: any FileAccess {
             get { runtime.fileAccess }

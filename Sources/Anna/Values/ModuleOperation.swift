@@ -1,7 +1,7 @@
 import CoreJS
 
 /// One call of the module protocol, as an engine applies it and the recorder writes it
-/// (the manager queues operations already encoded; see ``OperationEncoder``).
+/// (the manager queues operations already encoded; see `OperationEncoder`).
 public enum ModuleOperation: Sendable, Equatable {
     /// `registerNode(id, parentID, name, index, namespace, attributes)`. Boxed (`indirect`):
     /// registrations are rarer than events, and in an array of operations (a replay, the

@@ -1,7 +1,7 @@
 import Anna
 import CoreJS
 
-/// A running ``Manager`` as an inspector sees it (held weakly: the manager holds its inspector).
+/// A running ``/Anna/Manager`` as an inspector sees it (held weakly: the manager holds its inspector).
 final class ManagerSubject: InspectedSubject {
     private final class WeakManager: @unchecked Sendable {
         weak var manager: Manager?
