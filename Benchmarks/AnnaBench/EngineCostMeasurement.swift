@@ -22,20 +22,19 @@ struct EngineCostMeasurement {
         var configuration = AnalyticsEngine.Configuration(
             moduleURL: workspace.moduleURL, console: Console(output: FileHandleOutputSink.standardError))
         configuration.resettable = true
-        let results = Locked(0)
-        let onResult: @Sendable (AnalyticsResult) -> Void = { _ in results.withLock { $0 += 1 } }
+        var results = 0
         let gauges = SpanGauges.start()
         var fresh: [Double] = []
         for round in 0..<(warmup + count) {
             let start = MonotonicClock.now()
-            let engine = try makeEngine(configuration, onResult: onResult)
-            try session(on: engine)
+            let engine = try makeEngine(configuration)
+            results += try session(on: engine)
             _ = engine  // released here, inside the timed span
             let end = MonotonicClock.now()
             if round >= warmup { fresh.append(MonotonicClock.seconds(from: start, to: end)) }
         }
-        let reused = try makeEngine(configuration, onResult: onResult)
-        try session(on: reused)
+        let reused = try makeEngine(configuration)
+        results += try session(on: reused)
         var resets: [Double] = []
         var sessions: [Double] = []
         for round in 0..<(warmup + count) {
@@ -46,7 +45,7 @@ struct EngineCostMeasurement {
                 throw BenchError.moduleErrors(scenario: "engine cost (reset)", count: 1, first: "\(error)")
             }
             let reset = MonotonicClock.now()
-            try session(on: reused)
+            results += try session(on: reused)
             let end = MonotonicClock.now()
             if round >= warmup {
                 resets.append(MonotonicClock.seconds(from: start, to: reset))
@@ -54,9 +53,9 @@ struct EngineCostMeasurement {
             }
         }
         let expected = 2 * (warmup + count) + 1
-        guard results.withLock({ $0 }) == expected else {
+        guard results == expected else {
             throw BenchError.moduleErrors(
-                scenario: "engine cost", count: 1, first: "expected \(expected) results (one per session), got \(results.withLock { $0 })")
+                scenario: "engine cost", count: 1, first: "expected \(expected) results (one per session), got \(results)")
         }
         var line = ReportLine()
         line["kind"] = "engine-cost"
@@ -64,18 +63,16 @@ struct EngineCostMeasurement {
         line["freshEngineMs"] = .number(Stats.median(fresh) * 1e3)
         line["resetEngineMs"] = .number(Stats.median(resets) * 1e3)
         line["sessionAfterResetMs"] = .number(Stats.median(sessions) * 1e3)
-        line["results"] = .number(Double(results.withLock { $0 }))
+        line["results"] = .number(Double(results))
         var finished = gauges
         finished.stop()
         finished.addFields(to: &line)
         return line
     }
 
-    private func makeEngine(_ configuration: AnalyticsEngine.Configuration, onResult: @escaping @Sendable (AnalyticsResult) -> Void) throws
-        -> AnalyticsEngine
-    {
+    private func makeEngine(_ configuration: AnalyticsEngine.Configuration) throws -> AnalyticsEngine {
         do {
-            return try AnalyticsEngine(configuration: configuration, onResult: onResult)
+            return try AnalyticsEngine(configuration: configuration)
         } catch {
             throw BenchError.moduleErrors(scenario: "engine cost", count: 1, first: "\(error)")
         }
@@ -83,12 +80,14 @@ struct EngineCostMeasurement {
 
     /// The smallest session that loads the task files: the root and the app registered, one
     /// screen appearing (one result).
-    private func session(on engine: AnalyticsEngine) throws {
+    /// - Returns: How many results it produced.
+    private func session(on engine: AnalyticsEngine) throws -> Int {
         do {
-            try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-            try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "app")
-            try engine.registerNode(id: NodeID(3), parent: NodeID(2), name: "screen0")
-            try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(3))
+            var results = try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__").count
+            results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "app").count
+            results += try engine.registerNode(id: NodeID(3), parent: NodeID(2), name: "screen0").count
+            results += try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(3)).count
+            return results
         } catch {
             throw BenchError.moduleErrors(scenario: "engine cost", count: 1, first: "\(error)")
         }

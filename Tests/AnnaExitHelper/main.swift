@@ -76,7 +76,7 @@ case "task":
     // `count` operations are left behind it, whatever the threads' timing.
     manager.pause()
     record(from: 0, count: count)
-    manager.snapshot { _ in exit(0) }
+    manager.snapshot(format: .markup, onScriptQueue: { _ in exit(0) })
     record(from: count, count: count)
     manager.resume()
     DispatchSemaphore(value: 0).wait()  // the snapshot's completion ends the process

@@ -28,7 +28,7 @@ struct FollowRotationTests {
         let notices = Notices()
         let session = StreamSession(
             source: .file(path: folder.file("s.ndjson"), follow: true), notice: { notices.add($0) },
-            makeEngine: { onResult in try AnalyticsEngine(configuration: configuration, onResult: onResult) })
+            makeEngine: { try AnalyticsEngine(configuration: configuration) })
         try session.start()
         defer { session.stop() }
         let server = try await session.inspector.start()

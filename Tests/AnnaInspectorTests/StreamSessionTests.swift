@@ -10,9 +10,7 @@ struct StreamSessionTests {
     /// A session over `source` on `module`, started and served.
     func served(_ source: StreamSource, module: URL, playing: Bool = true) async throws -> (StreamSession, InspectorServer, InspectorClient) {
         let configuration = AnalyticsEngine.Configuration(moduleURL: module, console: Console(output: MemoryOutputSink()))
-        let session = StreamSession(source: source, playing: playing) { onResult in
-            try AnalyticsEngine(configuration: configuration, onResult: onResult)
-        }
+        let session = StreamSession(source: source, playing: playing) { try AnalyticsEngine(configuration: configuration) }
         try session.start()
         let server = try await session.inspector.start()
         return (session, server, InspectorClient(base: server.url, token: nil))

@@ -15,26 +15,25 @@ struct AnalyticsEngineTests {
 
     func engine(
         _ module: URL = Fixtures.shopModule, debug: Bool = false, files: (any FileAccess)? = nil,
-        roots: [URL] = [], limit: Double = 2, into collector: Collector
+        roots: [URL] = [], limit: Double = 2
     ) throws -> AnalyticsEngine {
         try AnalyticsEngine(
             configuration: .init(
                 moduleURL: module, debug: debug, additionalAllowedRoots: roots, executionTimeLimit: limit,
-                fileAccess: files ?? LocalFileAccess(), console: Console(output: console))
-        ) { collector.results.append($0) }
+                fileAccess: files ?? LocalFileAccess(), console: Console(output: console)))
     }
 
     @Test("results come back with their task, path and event")
     func resultsWithMeta() throws {
         let collector = Collector()
-        let engine = try engine(into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home")
-        try engine.registerNode(id: NodeID(owner: 2, keys: [.name("list")]), parent: NodeID(2), name: "list")
-        try engine.registerNode(id: NodeID(3), parent: NodeID(owner: 2, keys: [.name("list")]), name: "item", index: 4)
-        try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
-        try engine.recordEvent(name: "ana-updated", properties: ["key-path": "title", "value": "Boots"], nodeID: NodeID(3))
-        try engine.recordEvent(name: "did-select", nodeID: NodeID(3))
+        let engine = try engine()
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        collector.results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home")
+        collector.results += try engine.registerNode(id: NodeID(owner: 2, keys: [.name("list")]), parent: NodeID(2), name: "list")
+        collector.results += try engine.registerNode(id: NodeID(3), parent: NodeID(owner: 2, keys: [.name("list")]), name: "item", index: 4)
+        collector.results += try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
+        collector.results += try engine.recordEvent(name: "ana-updated", properties: ["key-path": "title", "value": "Boots"], nodeID: NodeID(3))
+        collector.results += try engine.recordEvent(name: "did-select", nodeID: NodeID(3))
         #expect(
             collector.results == [
                 AnalyticsResult(
@@ -49,24 +48,24 @@ struct AnalyticsEngineTests {
     @Test("a namespace loads its task file, which may require helpers")
     func namespaceTasks() throws {
         let collector = Collector()
-        let engine = try engine(into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "cart", namespace: "Shop.Cart")
-        try engine.registerNode(id: NodeID(3), parent: NodeID(2), name: "line")
-        try engine.recordEvent(name: "did-select", properties: ["cents": 1250], nodeID: NodeID(3))
+        let engine = try engine()
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        collector.results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "cart", namespace: "Shop.Cart")
+        collector.results += try engine.registerNode(id: NodeID(3), parent: NodeID(2), name: "line")
+        collector.results += try engine.recordEvent(name: "did-select", properties: ["cents": 1250], nodeID: NodeID(3))
         #expect(collector.results.map(\.value) == [["action": "cart-line", "price": "$12.50"]])
     }
 
     @Test("a module built on a protocol-only core works; its results have no meta")
     func protocolOnlyCore() throws {
         let collector = Collector()
-        let engine = try engine(Fixtures.protocolModule, roots: [RepositoryFixtures.folder], into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "master")
-        try engine.registerNode(id: NodeID(owner: 2, keys: [.name("table")]), parent: NodeID(2), name: "table")
-        try engine.registerNode(id: NodeID(9), parent: NodeID(owner: 2, keys: [.name("table")]), name: "cell", index: 3)
-        try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
-        try engine.recordEvent(name: "did-select", nodeID: NodeID(9))
+        let engine = try engine(Fixtures.protocolModule, roots: [RepositoryFixtures.folder])
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        collector.results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "master")
+        collector.results += try engine.registerNode(id: NodeID(owner: 2, keys: [.name("table")]), parent: NodeID(2), name: "table")
+        collector.results += try engine.registerNode(id: NodeID(9), parent: NodeID(owner: 2, keys: [.name("table")]), name: "cell", index: 3)
+        collector.results += try engine.recordEvent(name: "ana-appeared", nodeID: NodeID(2))
+        collector.results += try engine.recordEvent(name: "did-select", nodeID: NodeID(9))
         #expect(
             collector.results == [
                 AnalyticsResult(value: ["action": "appeared", "path": "/master"]),
@@ -74,13 +73,13 @@ struct AnalyticsEngineTests {
             ])
         let failure = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "fail", nodeID: NodeID(2)) }
         #expect(failure?.exception?.message.contains("task failed on purpose") == true)
-        try engine.deregisterNodes(id: NodeID(2))
+        collector.results += try engine.deregisterNodes(id: NodeID(2))
         #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "did-select", nodeID: NodeID(9)) }
     }
 
     @Test("the module protocol module may not reach outside its folder unless allowed")
     func rootsApplyToModules() throws {
-        let error = #expect(throws: AnalyticsError.self) { try engine(Fixtures.protocolModule, into: Collector()) }
+        let error = #expect(throws: AnalyticsError.self) { try engine(Fixtures.protocolModule) }
         guard case let .moduleLoadFailed(module, cause)? = error else {
             Issue.record("unexpected \(String(describing: error))")
             return
@@ -97,10 +96,15 @@ struct AnalyticsEngineTests {
             match('screen/tap', () => 'first');
             match('screen/tap', (node) => { throw new RangeError('bad index ' + node.index) });
             match('tap', () => 'third');
-            """, into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "screen", index: 5)
-        let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "tap", nodeID: NodeID(2)) }
+            """)
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        collector.results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "screen", index: 5)
+        var error: AnalyticsError?
+        engine.apply([TimedOperation(.event(id: NodeID(2), name: "tap", properties: [:]))]).forEach {
+            collector.results.append($0)
+        } error: {
+            error = $1
+        }
         #expect(collector.results.map(\.value) == ["first", "third"])
         guard case let .tasksFailed(failures)? = error else {
             Issue.record("expected tasksFailed, got \(String(describing: error))")
@@ -116,7 +120,7 @@ struct AnalyticsEngineTests {
 
     @Test("an event on an unknown node is an error naming the event and the node")
     func unknownNode() throws {
-        let engine = try engine(into: Collector())
+        let engine = try engine()
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "did-select", nodeID: NodeID(42)) }
         #expect(error?.description.contains("did-select") == true)
@@ -126,18 +130,18 @@ struct AnalyticsEngineTests {
     @Test("module load failures are reported with file and line")
     func loadFailures() throws {
         let missing = #expect(throws: AnalyticsError.self) {
-            try inMemoryEngine(InMemoryFileAccess(["/m/other.js": ""]), into: Collector())
+            try inMemoryEngine(InMemoryFileAccess(["/m/other.js": ""]))
         }
         #expect(missing?.exception?.message == "'/m' is a folder without index.js")
 
         let syntax = #expect(throws: AnalyticsError.self) {
-            try inMemoryEngine(InMemoryFileAccess(["/m/index.js": "const a = 1;\nmodule.exports = ;"]), into: Collector())
+            try inMemoryEngine(InMemoryFileAccess(["/m/index.js": "const a = 1;\nmodule.exports = ;"]))
         }
         #expect(syntax?.exception?.name == "SyntaxError")
         #expect(syntax?.exception?.location?.hasPrefix("/m/index.js:2") == true)
 
         let notConstructor = #expect(throws: AnalyticsError.self) {
-            try inMemoryEngine(InMemoryFileAccess(["/m/index.js": "module.exports = { not: 'a constructor' }"]), into: Collector())
+            try inMemoryEngine(InMemoryFileAccess(["/m/index.js": "module.exports = { not: 'a constructor' }"]))
         }
         #expect(notConstructor == .moduleNotConstructor(module: "/m", found: "[object Object]"))
     }
@@ -145,12 +149,12 @@ struct AnalyticsEngineTests {
     @Test("the clock the host sets is the clock tasks see")
     func hostClock() throws {
         let collector = Collector()
-        let engine = try taskEngine("match('tick', (node) => node.latestEvent().attributes.time)", into: collector)
+        let engine = try taskEngine("match('tick', (node) => node.latestEvent().attributes.time)")
         engine.time = 1_700_000_000_000
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.recordEvent(name: "tick", nodeID: NodeID(1))
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        collector.results += try engine.recordEvent(name: "tick", nodeID: NodeID(1))
         engine.time = 1_700_000_000_250
-        try engine.recordEvent(name: "tick", nodeID: NodeID(1))
+        collector.results += try engine.recordEvent(name: "tick", nodeID: NodeID(1))
         #expect(collector.results.map(\.value) == [1_700_000_000_000, 1_700_000_000_250])
         #expect(try engine.snapshot(format: .markup).contains(#"createdAt="1700000000000""#))
     }
@@ -158,11 +162,11 @@ struct AnalyticsEngineTests {
     @Test("a task that never ends is stopped; the next event is handled")
     func runawayTask() throws {
         let collector = Collector()
-        let engine = try taskEngine("match('spin', () => { for (;;) {} }); match('ok', () => 'fine')", limit: 0.2, into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        let engine = try taskEngine("match('spin', () => { for (;;) {} }); match('ok', () => 'fine')", limit: 0.2)
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         let error = #expect(throws: AnalyticsError.self) { try engine.recordEvent(name: "spin", nodeID: NodeID(1)) }
         #expect(error?.description.contains("recording 'spin' on node 1 failed: execution time limit exceeded: task 'spin' (") == true)
-        try engine.recordEvent(name: "ok", nodeID: NodeID(1))
+        collector.results += try engine.recordEvent(name: "ok", nodeID: NodeID(1))
         #expect(collector.results.map(\.value) == ["fine"])
     }
 
@@ -174,13 +178,13 @@ struct AnalyticsEngineTests {
             match('spin', () => { for (;;) {} });
             match('tap', (node) => node.latestEvent().attributes.n);
             match('count', (node) => { let n = 0; for (let i = 0; i < 10; i++) { const e = node.ancestor(0); } return globalThis.taps = (globalThis.taps || 0) + 1; });
-            """, limit: 0.3, into: collector)
+            """, limit: 0.3)
         var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
         for n in 0..<20 { operations.append(TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": .number(Double(n))]))) }
         operations.append(TimedOperation(.event(id: NodeID(1), name: "spin", properties: [:])))
         for n in 20..<40 { operations.append(TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": .number(Double(n))]))) }
         var errors: [(Int, AnalyticsError)] = []
-        engine.apply(operations) { errors.append(($0, $1)) }
+        engine.apply(operations).forEach(result: { collector.results.append($0) }, error: { errors.append(($0, $1)) })
         #expect(collector.results.map(\.value) == (0..<40).map { .number(Double($0)) })
         #expect(errors.count == 1)
         #expect(errors.first?.0 == 21)
@@ -194,7 +198,7 @@ struct AnalyticsEngineTests {
             """
             match('spin', () => { for (;;) {} });
             match('say', (node) => [node.latestEvent().attributes.text, node.latestEvent().attributes.list]);
-            """, limit: 0.3, into: collector)
+            """, limit: 0.3)
         func text(_ n: Int) -> String { "text \(n) " + String(repeating: "long ", count: 20) }
         func say(_ n: Int) -> TimedOperation {
             TimedOperation(.event(id: NodeID(1), name: "say", properties: ["text": .string(text(n)), "list": [.number(Double(n))]]))
@@ -204,7 +208,7 @@ struct AnalyticsEngineTests {
         operations.append(TimedOperation(.event(id: NodeID(1), name: "spin", properties: [:])))
         operations += (600..<620).map(say)  // one operation per call after the time-out
         var errors: [Int] = []
-        engine.apply(operations) { position, _ in errors.append(position) }
+        engine.apply(operations).forEach(result: { collector.results.append($0) }, error: { position, _ in errors.append(position) })
         #expect(errors == [601])
         #expect(collector.results.map(\.value) == (0..<620).map { n in [.string(text(n)), [.number(Double(n))]] })
     }
@@ -218,12 +222,12 @@ struct AnalyticsEngineTests {
             match('cycle', () => { const o = { name: 'loop' }; o.self = o; return o; });
             match('error', () => new RangeError('as data'));
             match('plain', (node) => node.path);
-            """, into: collector)
+            """)
         var operations = [TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))]
         for event in ["deep", "plain", "cycle", "error", "plain"] {
             operations.append(TimedOperation(.event(id: NodeID(1), name: event, properties: [:])))
         }
-        engine.apply(operations) { _, error in Issue.record("\(error)") }
+        engine.apply(operations).forEach(result: { collector.results.append($0) }, error: { _, error in Issue.record("\(error)") })
         let values = collector.results.map(\.value)
         #expect(values.count == 5)
         var deep = values.first
@@ -244,18 +248,18 @@ struct AnalyticsEngineTests {
     func exactStrings() throws {
         let collector = Collector()
         let engine = try taskEngine(
-            "match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])", into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+            "match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])")
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.recordEvent(name: "say", properties: ["text": "\u{E9}"], nodeID: NodeID(1))
-        try engine.recordEvent(name: "say", properties: ["text": "e\u{301}"], nodeID: NodeID(1))
-        try engine.recordEvent(name: "say", properties: ["text": "a\u{0}b"], nodeID: NodeID(1))
+        collector.results += try engine.recordEvent(name: "say", properties: ["text": "e\u{301}"], nodeID: NodeID(1))
+        collector.results += try engine.recordEvent(name: "say", properties: ["text": "a\u{0}b"], nodeID: NodeID(1))
         #expect(collector.results.map(\.value) == [[1, "\u{E9}"], [2, "e\u{301}"], [3, "a\u{0}b"]])
         #expect(collector.results[0].value.jsonText != collector.results[1].value.jsonText)
     }
 
     @Test("snapshots come in markup and JSON with the same nodes")
     func snapshots() throws {
-        let engine = try engine(into: Collector())
+        let engine = try engine()
         engine.time = 1000
         try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
         try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home", attributes: ["title": "A & B"])
@@ -274,25 +278,25 @@ struct AnalyticsEngineTests {
     func debugReload(debug: Bool) throws {
         let files = moduleFiles(tasks: "", extra: ["/m/task/Screen.js": "match('tap', () => 'v1')"])
         let collector = Collector()
-        let engine = try engine(URL(fileURLWithPath: "/m"), debug: debug, files: files, into: collector)
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "first", namespace: "Screen")
-        try engine.recordEvent(name: "tap", nodeID: NodeID(2))
+        let engine = try engine(URL(fileURLWithPath: "/m"), debug: debug, files: files)
+        collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
+        collector.results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "first", namespace: "Screen")
+        collector.results += try engine.recordEvent(name: "tap", nodeID: NodeID(2))
 
         files.write("match('tap', () => 'v2')", to: "/m/task/Screen.js")
-        try engine.registerNode(id: NodeID(3), parent: NodeID(1), name: "second", namespace: "Screen")
-        try engine.recordEvent(name: "tap", nodeID: NodeID(3))
+        collector.results += try engine.registerNode(id: NodeID(3), parent: NodeID(1), name: "second", namespace: "Screen")
+        collector.results += try engine.recordEvent(name: "tap", nodeID: NodeID(3))
 
         #expect(collector.results.map(\.value) == ["v1", debug ? "v2" : "v1"])
     }
 
     /// An engine on an in-memory module whose task folder holds `tasks` in `index.js`.
-    private func taskEngine(_ tasks: String, limit: Double = 2, into collector: Collector) throws -> AnalyticsEngine {
-        try engine(URL(fileURLWithPath: "/m"), files: moduleFiles(tasks: tasks), limit: limit, into: collector)
+    private func taskEngine(_ tasks: String, limit: Double = 2) throws -> AnalyticsEngine {
+        try engine(URL(fileURLWithPath: "/m"), files: moduleFiles(tasks: tasks), limit: limit)
     }
 
-    private func inMemoryEngine(_ files: InMemoryFileAccess, into collector: Collector) throws -> AnalyticsEngine {
-        try engine(URL(fileURLWithPath: "/m"), files: OverlayFiles(files), into: collector)
+    private func inMemoryEngine(_ files: InMemoryFileAccess) throws -> AnalyticsEngine {
+        try engine(URL(fileURLWithPath: "/m"), files: OverlayFiles(files))
     }
 }
 
@@ -312,10 +316,9 @@ struct RelativeCoreTests {
         let engine = try AnalyticsEngine(
             configuration: .init(
                 moduleURL: base.appendingPathComponent("app/analytics"), coreURL: base.appendingPathComponent("app/anna"),
-                console: Console(output: MemoryOutputSink()))
-        ) { results.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
+                console: Console(output: MemoryOutputSink())))
+        results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__").map(\.value)
+        results += try engine.recordEvent(name: "tap", nodeID: NodeID(1)).map(\.value)
         #expect(results == ["relative core"])
     }
 }

@@ -84,19 +84,19 @@ struct AuthorLoopTests {
                   error: new TypeError('bad input'),
                 }));
                 """
-        ) { values.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
-        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
+        )
+        values += try engine.registerNode(id: NodeID(1), parent: nil, name: "root").map(\.value)
+        values += try engine.recordEvent(name: "tap", nodeID: NodeID(1)).map(\.value)
         #expect(values == [["map": ["a": 1, "2": "b"], "set": ["x", "y"], "error": ["name": "TypeError", "message": "bad input"]]])
     }
 
     @Test("a failing task says where it is, in Swift and in its description")
     func failuresAreLocated() throws {
         var errors: [AnalyticsError] = []
-        let engine = try moduleEngine(tasks: "\nmatch('tap', () => null.boom);\n") { _ in }
+        let engine = try moduleEngine(tasks: "\nmatch('tap', () => null.boom);\n")
         try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
         try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home")
-        engine.apply([TimedOperation(.event(id: NodeID(2), name: "tap", properties: [:]))]) { errors.append($1) }
+        engine.apply([TimedOperation(.event(id: NodeID(2), name: "tap", properties: [:]))]).forEach(result: { _ in }, error: { errors.append($1) })
         guard case let .tasksFailed(failures)? = errors.first else {
             Issue.record("expected a task failure, got \(errors)")
             return
@@ -113,10 +113,10 @@ struct AuthorLoopTests {
     @Test("a task stopped by the time limit is named with its file and line")
     func timeLimitNamesTheTask() throws {
         var errors: [AnalyticsError] = []
-        let engine = try moduleEngine(tasks: "match('tap', () => 1);\nmatch('tap', () => { for (;;) {} });\n", limit: 0.2) { _ in }
+        let engine = try moduleEngine(tasks: "match('tap', () => 1);\nmatch('tap', () => { for (;;) {} });\n", limit: 0.2)
         try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
         try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "home")
-        engine.apply([TimedOperation(.event(id: NodeID(2), name: "tap", properties: [:]))]) { errors.append($1) }
+        engine.apply([TimedOperation(.event(id: NodeID(2), name: "tap", properties: [:]))]).forEach(result: { _ in }, error: { errors.append($1) })
         #expect(
             errors.map(String.init(describing:)) == [
                 "recording 'tap' on node 2 failed: execution time limit exceeded: task 'tap' (/m/task/index.js:2:6) on '/home' (tap) ran longer than 0.2 s and was stopped"
@@ -127,13 +127,11 @@ struct AuthorLoopTests {
     func unsendableValues() throws {
         var values: [JSONValue] = []
         var errors: [AnalyticsError] = []
-        let engine = try moduleEngine(tasks: "match('tap', () => ({ a: 1, onTap() {} }));\nmatch('tap', (node) => node);\n") {
-            values.append($0.value)
-        }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "cell", index: 3)
+        let engine = try moduleEngine(tasks: "match('tap', () => ({ a: 1, onTap() {} }));\nmatch('tap', (node) => node);\n")
+        values += try engine.registerNode(id: NodeID(1), parent: nil, name: "root").map(\.value)
+        values += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "cell", index: 3).map(\.value)
         let taps = (0..<2).map { _ in TimedOperation(.event(id: NodeID(2), name: "tap", properties: [:])) }
-        engine.apply(taps) { errors.append($1) }
+        engine.apply(taps).forEach(result: { values.append($0.value) }, error: { errors.append($1) })
         let cell: JSONValue = ["name": "cell", "index": 3, "path": "/cell"]
         #expect(values == [["a": 1], cell, ["a": 1], cell])
         #expect(errors.count == 1, "once per task: \(errors)")
@@ -185,12 +183,12 @@ struct AuthorLoopTests {
         var configuration = AnalyticsEngine.Configuration(
             moduleURL: folder.url.appendingPathComponent("m"), console: Console(output: MemoryOutputSink()))
         configuration.watchTasks = true
-        let engine = try AnalyticsEngine(configuration: configuration) { values.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
-        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
+        let engine = try AnalyticsEngine(configuration: configuration)
+        values += try engine.registerNode(id: NodeID(1), parent: nil, name: "root").map(\.value)
+        values += try engine.recordEvent(name: "tap", nodeID: NodeID(1)).map(\.value)
         try folder.write("m/task/index.js", "match('tap', () => 'v2');\n")
         Thread.sleep(forTimeInterval: 0.3)
-        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
+        values += try engine.recordEvent(name: "tap", nodeID: NodeID(1)).map(\.value)
         #expect(values == ["v1", "v2"])
     }
 }

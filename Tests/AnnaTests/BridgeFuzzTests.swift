@@ -59,12 +59,14 @@ struct BridgeFuzzTests {
         let settings = FuzzSettings.current
         let tasks = "match('echo', (node) => node.latestEvent().attributes);"
         var values: [JSONValue] = []
-        let engine = try moduleEngine(tasks: tasks) { values.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
+        let engine = try moduleEngine(tasks: tasks)
+        values += try engine.registerNode(id: NodeID(1), parent: nil, name: "root").map(\.value)
         var generator = ValueGenerator(random: settings.random(case: 0, stream: 3))
         let sent = (0..<max(1, settings.cases / 2)).map { _ in generator.object(depth: 0) }
         var errors: [String] = []
-        engine.apply(sent.map { TimedOperation(.event(id: NodeID(1), name: "echo", properties: $0)) }) { _, error in
+        engine.apply(sent.map { TimedOperation(.event(id: NodeID(1), name: "echo", properties: $0)) }).forEach {
+            values.append($0.value)
+        } error: { _, error in
             errors.append("\(error)")
         }
         #expect(errors == [], "\(settings)")

@@ -29,12 +29,12 @@ struct BridgeMemoryTests {
     @Test("events without properties share one frozen empty object; events with numbers get their own")
     func sharedEmptyProperties() throws {
         var results: [JSONValue] = []
-        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.propertiesCore]) { results.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.recordEvent(name: "did-select", properties: [:], nodeID: NodeID(1))
-        try engine.recordEvent(name: "did-select", properties: .object([:]), nodeID: NodeID(1))
-        try engine.recordEvent(name: "scroll", properties: ["x": 1], nodeID: NodeID(1))
-        try engine.recordEvent(name: "scroll", properties: ["x": 1], nodeID: NodeID(1))
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.propertiesCore])
+        results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__").map(\.value)
+        results += try engine.recordEvent(name: "did-select", properties: [:], nodeID: NodeID(1)).map(\.value)
+        results += try engine.recordEvent(name: "did-select", properties: .object([:]), nodeID: NodeID(1)).map(\.value)
+        results += try engine.recordEvent(name: "scroll", properties: ["x": 1], nodeID: NodeID(1)).map(\.value)
+        results += try engine.recordEvent(name: "scroll", properties: ["x": 1], nodeID: NodeID(1)).map(\.value)
         #expect(
             results == [
                 ["keys": [], "frozen": true, "sameAsPrevious": false],
@@ -69,9 +69,9 @@ struct BridgeMemoryTests {
     /// Records `properties` on node 1 of a fresh sharing-core engine, then returns what the core saw.
     static func sharing(_ properties: [JSONValue]) throws -> [JSONValue] {
         var results: [JSONValue] = []
-        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": sharingCore]) { results.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        for value in properties { try engine.recordEvent(name: "ana-updated", properties: value, nodeID: NodeID(1)) }
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": sharingCore])
+        results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__").map(\.value)
+        for value in properties { results += try engine.recordEvent(name: "ana-updated", properties: value, nodeID: NodeID(1)).map(\.value) }
         return results
     }
 
@@ -100,9 +100,9 @@ struct BridgeMemoryTests {
     @Test("registration attributes are never shared: the core gets its own object each time")
     func attributesNotShared() throws {
         var results: [JSONValue] = []
-        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore]) { results.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__", attributes: ["title": "a"])
-        try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "n", attributes: ["title": "a"])
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore])
+        results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__", attributes: ["title": "a"]).map(\.value)
+        results += try engine.registerNode(id: NodeID(2), parent: NodeID(1), name: "n", attributes: ["title": "a"]).map(\.value)
         #expect(results == [["attributes": ["title": "a"], "frozen": false], ["attributes": ["title": "a"], "frozen": false]])
     }
 
@@ -124,21 +124,24 @@ struct BridgeMemoryTests {
         // `{ v: "a" }` had. Event names in between fill the table, so the second phase starts
         // it over; a shared object kept across would give the core `{ v: "a" }` again.
         var received: [JSONValue] = []
-        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore]) { received.append($0.value["properties"] ?? .undefined) }
+        let engine = try moduleEngine(tasks: "", extra: ["/m/index.js": Self.sharingCore])
         let fail = { (position: Int, error: AnalyticsError) -> Void in Issue.record("operation \(position): \(error)") }
+        let receive = { (result: AnalyticsResult) -> Void in received.append(result.value["properties"] ?? .undefined) }
         func phase(node: Int, value: String) {
             engine.apply(
                 [
                     TimedOperation(
                         .register(id: NodeID(node), parent: node == 1 ? nil : NodeID(1), name: "n", index: nil, namespace: nil, attributes: nil)),
                     TimedOperation(.event(id: NodeID(node), name: "v", properties: ["v": .string(value)])),
-                ], onError: fail)
+                ]
+            ).forEach(result: receive, error: fail)
         }
         phase(node: 1, value: "a")
         var names = 3
         while names < OperationEncoder.tableLimit {  // one batch per call: the table starts over with the next call
             let count = min(AnalyticsEngine.maximumBatchSize, OperationEncoder.tableLimit - names)
-            engine.apply((names..<names + count).map { TimedOperation(.event(id: NodeID(1), name: "e\($0)", properties: .null)) }, onError: fail)
+            engine.apply((names..<names + count).map { TimedOperation(.event(id: NodeID(1), name: "e\($0)", properties: .null)) }).forEach(
+                result: receive, error: fail)
             names += count
         }
         phase(node: 2, value: "b")
@@ -149,7 +152,7 @@ struct BridgeMemoryTests {
 
     @Test("a full collection runs once the nodes removed are at least 1,000 and as many as remain")
     func collectionAfterRemovedNodes() throws {
-        let engine = try moduleEngine(tasks: "") { _ in }
+        let engine = try moduleEngine(tasks: "")
         let list = NodeID(2)
         var registrations = [
             TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil), time: nil),
@@ -159,7 +162,10 @@ struct BridgeMemoryTests {
         registrations += cells.enumerated().map { index, cell in
             TimedOperation(.register(id: cell, parent: list, name: "cell", index: index, namespace: nil, attributes: nil), time: nil)
         }
-        engine.apply(registrations) { position, error in Issue.record("operation \(position): \(error)") }
+        engine.apply(registrations).forEach { _ in
+        } error: { position, error in
+            Issue.record("operation \(position): \(error)")
+        }
 
         // 1,000 of 2,002 removed: fewer than remain.
         for cell in cells[..<1_000] { try engine.deregisterNodes(id: cell) }

@@ -14,9 +14,7 @@ struct DeepTreeTests {
 
     /// An engine holding root (ID 1) / n / n / …: `depth` nested nodes, the one at depth d with ID d + 1.
     func chainEngine(into collector: Collector = Collector()) throws -> AnalyticsEngine {
-        let engine = try moduleEngine(tasks: "match('n/n/tap', (node) => node.path.length);", limit: 60) {
-            collector.results.append($0)
-        }
+        let engine = try moduleEngine(tasks: "match('n/n/tap', (node) => node.path.length);", limit: 60)
         let operations = (1...Self.depth + 1).map { id in
             TimedOperation(
                 .register(
@@ -24,7 +22,11 @@ struct DeepTreeTests {
                     attributes: nil),
                 time: 5)
         }
-        engine.apply(operations) { _, error in Issue.record(error) }
+        engine.apply(operations).forEach {
+            collector.results.append($0)
+        } error: { _, error in
+            Issue.record(error)
+        }
         return engine
     }
 
@@ -32,7 +34,9 @@ struct DeepTreeTests {
     func resultAndSnapshot(format: SnapshotFormat) throws {
         let collector = Collector()
         let engine = try chainEngine(into: collector)
-        engine.apply([TimedOperation(.event(id: NodeID(Self.depth + 1), name: "tap", properties: [:]), time: 6)]) { _, error in
+        engine.apply([TimedOperation(.event(id: NodeID(Self.depth + 1), name: "tap", properties: [:]), time: 6)]).forEach {
+            collector.results.append($0)
+        } error: { _, error in
             Issue.record(error)
         }
         #expect(collector.results.map(\.value) == [.number(Double(2 * Self.depth))])

@@ -24,9 +24,9 @@ struct EngineResetTests {
     /// One session: the root, then two taps; its results.
     static func session(on engine: AnalyticsEngine, into results: Results) throws -> [JSONValue] {
         results.values = []
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
-        try engine.recordEvent(name: "tap", nodeID: NodeID(1))
+        results.values += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__").map(\.value)
+        results.values += try engine.recordEvent(name: "tap", nodeID: NodeID(1)).map(\.value)
+        results.values += try engine.recordEvent(name: "tap", nodeID: NodeID(1)).map(\.value)
         return results.values
     }
 
@@ -38,7 +38,7 @@ struct EngineResetTests {
         var configuration = AnalyticsEngine.Configuration(
             moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: tasks), console: Console(output: MemoryOutputSink()))
         configuration.resettable = true
-        return try AnalyticsEngine(configuration: configuration) { results.values.append($0.value) }
+        return try AnalyticsEngine(configuration: configuration)
     }
 
     @Test("every session on a reset engine gives what it gives on a fresh one")
@@ -70,11 +70,9 @@ struct EngineResetTests {
 
     @Test("an engine made without resettable refuses a reset and says what to set")
     func notResettable() throws {
-        let results = Results()
         let engine = try AnalyticsEngine(
             configuration: .init(
-                moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: Self.tasks), console: Console(output: MemoryOutputSink()))
-        ) { results.values.append($0.value) }
+                moduleURL: URL(fileURLWithPath: "/m"), fileAccess: moduleFiles(tasks: Self.tasks), console: Console(output: MemoryOutputSink())))
         #expect(throws: (any Error).self) { try engine.reset() }
         do {
             try engine.reset()

@@ -19,13 +19,13 @@ struct HostileTaskTests {
         var runtime = RuntimeConfiguration(executionTimeLimit: limit, fileAccess: moduleFiles(tasks: tasks, extra: extra))
         runtime.console = Console(output: MemoryOutputSink())
         runtime.memoryLimit = memoryLimit
-        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime)) {
-            values.append($0.value)
-        }
-        engine.apply(operations.map { TimedOperation($0) }) { _, error in errors.append("\(error)") }
+        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime))
+        engine.apply(operations.map { TimedOperation($0) }).forEach(
+            result: { values.append($0.value) }, error: { _, error in errors.append("\(error)") })
         if !later.isEmpty {
             Thread.sleep(forTimeInterval: 0.15)  // the heap is measured at most every 100 ms
-            engine.apply(later.map { TimedOperation($0) }) { _, error in errors.append("\(error)") }
+            engine.apply(later.map { TimedOperation($0) }).forEach(
+                result: { values.append($0.value) }, error: { _, error in errors.append("\(error)") })
         }
         return (values, errors)
     }

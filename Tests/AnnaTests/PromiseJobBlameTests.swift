@@ -11,7 +11,7 @@ struct PromiseJobBlameTests {
     func run(tasks: String) throws -> [(offset: Int, error: String)] {
         var runtime = RuntimeConfiguration(executionTimeLimit: 0.3, fileAccess: moduleFiles(tasks: tasks))
         runtime.console = Console(output: MemoryOutputSink())
-        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime)) { (_: AnalyticsResult) in }
+        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime))
         let event = { (name: String) in TimedOperation(.event(id: NodeID(1), name: name, properties: [:])) }
         var errors: [(Int, String)] = []
         engine.apply(
@@ -19,7 +19,7 @@ struct PromiseJobBlameTests {
                 TimedOperation(.register(id: NodeID(1), parent: nil, name: "root", index: nil, namespace: nil, attributes: nil)),
                 event("spin"), event("ok"), event("ok"), event("spin"), event("ok"),
             ]
-        ) { offset, error in errors.append((offset, "\(error)")) }
+        ).forEach(result: { _ in }, error: { offset, error in errors.append((offset, "\(error)")) })
         return errors
     }
 
@@ -80,12 +80,13 @@ struct PromiseJobBlameTests {
                     match('spinLater', () => { Promise.resolve().then(() => Promise.resolve().then(() => { for (;;) {} })); return 'queued'; });
                     """))
         runtime.console = Console(output: MemoryOutputSink())
-        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime)) { (_: AnalyticsResult) in }
+        let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime))
         let event = { (name: String) in TimedOperation(.event(id: NodeID(1), name: name, properties: [:])) }
         var errors: [[Int]] = []
         func apply(_ operations: [TimedOperation]) {
             var offsets: [Int] = []
-            engine.apply(operations) { offset, error in
+            engine.apply(operations).forEach { _ in
+            } error: { offset, error in
                 offsets.append(offset)
                 #expect("\(error)".contains("ran longer than 0.3 s and was stopped"))
             }

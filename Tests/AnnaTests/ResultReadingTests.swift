@@ -13,10 +13,11 @@ struct ResultReadingTests {
             match('tap', () => ({ kept: true, toJSON() { for (;;) {} } }));
             match('tap', () => 'third');
             """
-        let engine = try moduleEngine(tasks: tasks, limit: 0.3) { values.append($0.value) }
-        try engine.registerNode(id: NodeID(1), parent: nil, name: "root")
+        let engine = try moduleEngine(tasks: tasks, limit: 0.3)
+        values += try engine.registerNode(id: NodeID(1), parent: nil, name: "root").map(\.value)
         var errors: [String] = []
-        engine.apply([TimedOperation(.event(id: NodeID(1), name: "tap", properties: [:]))]) { _, error in errors.append("\(error)") }
+        engine.apply([TimedOperation(.event(id: NodeID(1), name: "tap", properties: [:]))]).forEach(
+            result: { values.append($0.value) }, error: { _, error in errors.append("\(error)") })
         #expect(values == ["first", "third"])
         #expect(
             errors == [

@@ -38,34 +38,38 @@ struct ResultTextTests {
     func textsEqualDecodedResults() throws {
         var decoded: [String] = []
         var decodedMetas: [ResultMeta?] = []
-        let old = try moduleEngine(tasks: Self.tasks) {
-            decoded.append($0.value.jsonText)
-            decodedMetas.append($0.meta)
-        }
+        let old = try moduleEngine(tasks: Self.tasks)
         var oldErrors: [String] = []
         let operations = try Self.lines.compactMap { try EventStream.parse(line: $0) }.compactMap { record -> TimedOperation? in
             guard case let .operation(operation) = record.command else { return nil }
             return TimedOperation(operation, time: record.time)
         }
-        old.apply(operations) { oldErrors.append("\($0): \($1)") }
+        old.apply(operations).forEach {
+            decoded.append($0.value.jsonText)
+            decodedMetas.append($0.meta)
+        } error: {
+            oldErrors.append("\($0): \($1)")
+        }
 
         var texts: [String] = []
         var textMetas: [ResultMeta?] = []
         var batches = 0
-        let new = try AnalyticsEngine(configuration: old.configuration) { results in
-            batches += 1
-            results.forEachResult { json, meta in
-                texts.append(String(decoding: json, as: UTF8.self))
-                textMetas.append(meta)
-            }
-        }
+        let new = try AnalyticsEngine(configuration: old.configuration)
         var batch = EventStreamBatch()
         for line in Self.lines {
             var bytes = Array(line.utf8)
             _ = try bytes.withUnsafeMutableBytes { try batch.add(line: UnsafeRawBufferPointer($0)) }
         }
         var newErrors: [String] = []
-        new.apply(&batch) { newErrors.append("\($0): \($1)") }
+        new.apply(&batch).forEachText { results in
+            batches += 1
+            results.forEachResult { json, meta in
+                texts.append(String(decoding: json, as: UTF8.self))
+                textMetas.append(meta)
+            }
+        } error: {
+            newErrors.append("\($0): \($1)")
+        }
 
         #expect(texts == decoded)
         #expect(textMetas == decodedMetas)

@@ -10,14 +10,18 @@ struct TaskFileLoadErrorTests {
     /// registering the root and recording `tap` on it.
     func errors(tasks: String) throws -> [AnalyticsError] {
         var results: [AnalyticsResult] = []
-        let engine = try moduleEngine(tasks: tasks) { results.append($0) }
+        let engine = try moduleEngine(tasks: tasks)
         var errors: [AnalyticsError] = []
         engine.apply(
             [
                 TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil), time: 1),
                 TimedOperation(.event(id: NodeID(1), name: "tap", properties: .object([:])), time: 2),
             ]
-        ) { _, error in errors.append(error) }
+        ).forEach {
+            results.append($0)
+        } error: { _, error in
+            errors.append(error)
+        }
         #expect(results.isEmpty, "a file with a malformed pattern adds none of its tasks")
         return errors
     }

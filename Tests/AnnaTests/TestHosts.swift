@@ -46,15 +46,12 @@ func moduleFiles(tasks: String, extra: [String: String] = [:]) -> OverlayFiles {
 }
 
 /// An engine on the in-memory module of ``moduleFiles(tasks:extra:)``, its console output
-/// kept in memory; `onResult` receives each result.
-func moduleEngine(
-    tasks: String, extra: [String: String] = [:], limit: Double = 2, onResult: @escaping (AnalyticsResult) -> Void
-) throws -> AnalyticsEngine {
+/// kept in memory.
+func moduleEngine(tasks: String, extra: [String: String] = [:], limit: Double = 2) throws -> AnalyticsEngine {
     try AnalyticsEngine(
         configuration: .init(
             moduleURL: URL(fileURLWithPath: "/m"), executionTimeLimit: limit, fileAccess: moduleFiles(tasks: tasks, extra: extra),
-            console: Console(output: MemoryOutputSink())),
-        onResult: onResult)
+            console: Console(output: MemoryOutputSink())))
 }
 
 /// Files from memory first, then the disk (for the bundled core). A test may change the files

@@ -59,22 +59,12 @@ public final class AnalyticsEngine {
     var taskFileWatch = TaskFileWatch()
     /// The realm as it was before the module loaded, which ``reset()`` restores.
     let resetPoint: Result<JavaScriptValue, JavaScriptError>
-    /// Where an engine made with a closure (``init(configuration:onResult:)``) hands what the
-    /// calls that return no output produce; `nil` for ``init(configuration:)``.
-    let handOn: ClosureOutput?
 
     /// Loads the module and constructs its manager.
     /// - Throws: ``AnalyticsError/moduleLoadFailed(module:_:)`` or
     ///   ``AnalyticsError/moduleNotConstructor(module:found:)``.
-    public convenience init(configuration: Configuration) throws {
-        try self.init(configuration: configuration, handingOn: nil)
-    }
-
-    /// Loads the module and constructs its manager; `handOn`, when set, receives what the
-    /// calls that return no output produce.
-    init(configuration: Configuration, handingOn handOn: ClosureOutput?) throws {
+    public init(configuration: Configuration) throws {
         self.configuration = configuration
-        self.handOn = handOn
         let modulePath = configuration.moduleURL.standardizedFileURL.path
         runtime = try configuration.runtime.makeRuntime(confinedTo: ModuleEntry.folder(of: modulePath, fileAccess: configuration.fileAccess))
         do {
@@ -120,20 +110,15 @@ public final class AnalyticsEngine {
     }
 
     /// Applies one operation at ``time``.
-    /// - Returns: Its results, in order (an engine made with a closure hands them to it, and
-    ///   returns none).
-    /// - Throws: its ``AnalyticsError`` (the last, when there are several), after its results
-    ///   were handed on; `apply(_:)` (of an array of operations) gives both.
+    /// - Returns: Its results, in order.
+    /// - Throws: its ``AnalyticsError`` (the last, when there are several), its results
+    ///   dropped; `apply(_:)` (of an array of operations) gives both.
     @discardableResult
     public func apply(_ operation: ModuleOperation) throws -> [AnalyticsResult] {
         let output = apply([TimedOperation(operation, time: time)])
         var results: [AnalyticsResult] = []
         var failure: AnalyticsError?
-        if let handOn {
-            handOn.handOn(output) { _, error in failure = error }
-        } else {
-            output.forEach(result: { results.append($0) }, error: { _, error in failure = error })
-        }
+        output.forEach(result: { results.append($0) }, error: { _, error in failure = error })
         if let failure { throw failure }
         return results
     }

@@ -22,20 +22,4 @@ extension AnalyticsEngine {
             batch.encoder.batch, 0..<batch.count, strings: batch.table, operation: { batch.operation(at: $0).operation },
             into: &output)
     }
-
-    /// Applies the operations of `batch` like ``apply(_:)``: results go to the engine's
-    /// closure and failures to `onError`, in order.
-    public func apply(_ batch: inout EventStreamBatch, onError: (Int, AnalyticsError) -> Void) {
-        handOn(apply(&batch), onError: onError)
-    }
-
-    /// Loads the module and constructs its manager, like ``init(configuration:onResult:)``,
-    /// but hands results on as JSON text (``ResultTexts``): a batch's text as JavaScript
-    /// wrote it when it is exactly what decoding and writing it back would give, else each
-    /// result decoded and written. For tools that print results (`anna run`).
-    /// - Parameter onResultTexts: called synchronously, on the calling thread, in order.
-    /// - Throws: as ``init(configuration:)``.
-    package convenience init(configuration: Configuration, onResultTexts: @escaping (ResultTexts) -> Void) throws {
-        try self.init(configuration: configuration, handingOn: ClosureOutput { $0.forEachText(onResultTexts, error: $1) })
-    }
 }

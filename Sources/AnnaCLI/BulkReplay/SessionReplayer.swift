@@ -43,8 +43,6 @@ final class SessionReplayer {
     /// Where each session's coverage goes, or `nil`.
     private let coverage: CoverageTally?
     private var engine: AnalyticsEngine?
-    /// Where the engine's results go: the session under way.
-    private let target = ResultTarget()
 
     /// - Parameters:
     ///   - configuration: the engines' configuration (its console is `console`'s).
@@ -70,7 +68,6 @@ final class SessionReplayer {
         let started = ContinuousClock.now
         console?.setSession(session.name)
         var record = replay(session, into: output, started: started)
-        target.writer = nil
         record.seconds = (ContinuousClock.now - started).seconds
         return record
     }
@@ -92,7 +89,6 @@ final class SessionReplayer {
             return failed(record, error.message)
         }
         let writer = ResultWriter(output: OutputBuffer(descriptor: output.descriptor, name: output.name), meta: settings.meta)
-        target.writer = writer
         var timedOut = false
         let deadline = settings.sessionTimeout.map { started + .seconds($0) }
         let summary = StreamReplay.run(
@@ -154,16 +150,10 @@ final class SessionReplayer {
             }
         }
         engine = nil  // released before the next is made
-        let target = self.target
-        let made = try AnalyticsEngine(configuration: configuration) { texts in target.writer?.write(texts) }
+        let made = try AnalyticsEngine(configuration: configuration)
         engine = made
         return made
     }
-}
-
-/// The session the engine's results go to (the engine keeps its result callback for life).
-private final class ResultTarget {
-    var writer: ResultWriter?
 }
 
 extension Duration {

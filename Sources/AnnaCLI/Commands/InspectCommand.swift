@@ -91,12 +91,12 @@ struct InspectCommand: ParsableCommand {
     ) throws -> StreamSession {
         let console = Console(output: StandardStreams.current.error)
         // Loaded once here, so a module that cannot load stops the command with its message and hint.
-        _ = try module.loadEngine(console: console, onResult: { _ in })
+        _ = try module.loadEngine(console: console)
         let engineConfiguration = try module.engineConfiguration(console: console)
         let session = StreamSession(
             source: source, debug: module.debug, playing: playing, inspector: configuration,
             notice: { printError("anna inspect: \($0)") },
-            makeEngine: { onResult in try AnalyticsEngine(configuration: engineConfiguration, onResult: onResult) })
+            makeEngine: { try AnalyticsEngine(configuration: engineConfiguration) })
         try session.start()
         return session
     }

@@ -248,7 +248,7 @@ struct ReplayCommand: ParsableCommand {
         configuration.console = Console(output: consoleSink)
         // The module loads once here, so a module that cannot load stops the run (66) before
         // any session is blamed for it.
-        _ = try module.loadEngine(console: Console(output: consoleSink), onResultTexts: { _ in })
+        _ = try module.loadEngine(console: Console(output: consoleSink))
 
         let settings = SessionReplayer.Settings(
             keepGoing: keepGoing, strict: strict, meta: meta, tagSession: out == nil,

@@ -36,15 +36,13 @@ struct ReportCommand: ParsableCommand {
         }
         let traces = try expect.map(Trace.loadFile)
         let console = Console(output: StandardStreams.current.error)
-        _ = try module.loadEngine(console: console, onResult: { _ in })  // a module that cannot load stops here, with its hint
+        _ = try module.loadEngine(console: console)  // a module that cannot load stops here, with its hint
         let configuration = try module.engineConfiguration(console: console)
         let values = Locked<[JSONValue]>([])
-        let session = StreamSession(source: .file(path: events, follow: false), debug: module.debug) { onResult in
-            try AnalyticsEngine(configuration: configuration) { result in
-                onResult(result)
-                values.withLock { $0.append(result.value) }
-            }
-        }
+        let session = StreamSession(
+            source: .file(path: events, follow: false), debug: module.debug,
+            onResult: { result in values.withLock { $0.append(result.value) } },
+            makeEngine: { try AnalyticsEngine(configuration: configuration) })
         try session.start()
         let (html, check) = try runBlocking {
             await session.waitUntilHandled()

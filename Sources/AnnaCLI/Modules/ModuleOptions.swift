@@ -129,35 +129,10 @@ struct ModuleOptions: ParsableArguments {
     /// hint when the cause is a common mistake (a file outside the readable folders, a task
     /// folder given as a module). What it produces is the value of each call.
     func loadEngine(console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in }) throws -> AnalyticsEngine {
-        try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0) }
-    }
-
-    /// Loads the engine as ``loadEngine(console:configure:)`` does, for the callers that
-    /// still take results through a closure.
-    func loadEngine(
-        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
-        onResult: @escaping (AnalyticsResult) -> Void
-    ) throws -> AnalyticsEngine {
-        try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0, onResult: onResult) }
-    }
-
-    /// Loads the engine as ``loadEngine(console:configure:)`` does, for the callers that
-    /// still take results as JSON text through a closure.
-    func loadEngine(
-        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
-        onResultTexts: @escaping (ResultTexts) -> Void
-    ) throws -> AnalyticsEngine {
-        try loadEngine(console: console, configure: configure) { try AnalyticsEngine(configuration: $0, onResultTexts: onResultTexts) }
-    }
-
-    private func loadEngine(
-        console: Console, configure: (inout AnalyticsEngine.Configuration) -> Void,
-        make: (AnalyticsEngine.Configuration) throws -> AnalyticsEngine
-    ) throws -> AnalyticsEngine {
         var configuration = try engineConfiguration(console: console)
         configure(&configuration)
         do {
-            return try make(configuration)
+            return try AnalyticsEngine(configuration: configuration)
         } catch let error as AnalyticsError {
             throw CommandFailure(lines: ["anna: \(error)"] + (hint(for: error).map { ["anna: \($0)"] } ?? []), exitCode: ExitCodes.noInput)
         } catch {

@@ -49,10 +49,17 @@ struct StreamReplay {
         var lines: [Int] = []
     }
 
+    /// Where the results of each batch go.
+    enum Results {
+        /// Decoded, each to the closure.
+        case decoded((AnalyticsResult) -> Void)
+        /// As the engine wrote them, into the writer, and to `also` after (an outbox).
+        case texts(ResultWriter, also: ((ResultTexts) -> Void)?)
+    }
+
     let engine: AnalyticsEngine
-    /// Hands what each batch produced on: its results (as text, or decoded), its errors to
-    /// the given closure, in order.
-    let handOn: (_ output: EngineOutput, _ error: (Int, AnalyticsError) -> Void) -> Void
+    /// Where each batch's results go (its errors are reported in between, in order).
+    let results: Results
     let reader: LineReader
     let keepGoing: Bool
     /// The progress line; every message to standard error goes through it.
@@ -75,14 +82,11 @@ struct StreamReplay {
         var count = 0
         let engine = try module.loadEngine(console: console, configure: configure)
         let reader = try stream.openStream()
-        let handOn = { (output: EngineOutput, error: (Int, AnalyticsError) -> Void) in
-            output.forEach(
-                result: { result in
-                    count += 1
-                    onResult(result)
-                }, error: error)
+        let results = Results.decoded { result in
+            count += 1
+            onResult(result)
         }
-        let replay = StreamReplay(engine: engine, handOn: handOn, reader: reader, keepGoing: stream.keepGoing, progress: progress) { count }
+        let replay = StreamReplay(engine: engine, results: results, reader: reader, keepGoing: stream.keepGoing, progress: progress) { count }
         return (engine, replay.run())
     }
 
@@ -92,7 +96,7 @@ struct StreamReplay {
     /// file is reloaded between lines and `reloaded task/index.js` said on standard error.
     static func replay(
         _ stream: StreamOptions, through module: ModuleOptions, configure: (inout AnalyticsEngine.Configuration) -> Void = { _ in },
-        watchTasks: Bool = false, writingTo writer: ResultWriter, alsoTo handOn: ((ResultTexts) -> Void)? = nil
+        watchTasks: Bool = false, writingTo writer: ResultWriter, alsoTo also: ((ResultTexts) -> Void)? = nil
     ) throws -> (engine: AnalyticsEngine, summary: Summary) {
         let progress = ProgressReporter()
         let configure = { (configuration: inout AnalyticsEngine.Configuration) in
@@ -106,7 +110,7 @@ struct StreamReplay {
         let console = try stream.makeConsole(standardError: progress)
         let engine = try module.loadEngine(console: console, configure: configure)
         let reader = try stream.openStream()
-        return (engine, run(reader, through: engine, writingTo: writer, alsoTo: handOn, keepGoing: stream.keepGoing, progress: progress))
+        return (engine, run(reader, through: engine, writingTo: writer, alsoTo: also, keepGoing: stream.keepGoing, progress: progress))
     }
 
     /// Replays one stream through `engine`, writing its results into `writer` as the engine
@@ -118,18 +122,7 @@ struct StreamReplay {
         keepGoing: Bool, progress: ProgressReporter, shouldStop: (() -> Bool)? = nil
     ) -> Summary {
         let start = writer.count
-        let handOn = { (output: EngineOutput, error: (Int, AnalyticsError) -> Void) in
-            if let also {
-                output.forEachText(
-                    { texts in
-                        writer.write(texts)
-                        also(texts)
-                    }, error: error)
-            } else {
-                output.forEachText(writer.write, error: error)
-            }
-        }
-        var replay = StreamReplay(engine: engine, handOn: handOn, reader: reader, keepGoing: keepGoing, progress: progress) {
+        var replay = StreamReplay(engine: engine, results: .texts(writer, also: also), reader: reader, keepGoing: keepGoing, progress: progress) {
             writer.count - start
         }
         replay.flushResults = writer.flush
@@ -204,8 +197,21 @@ struct StreamReplay {
     private func send(_ batch: inout Batch, summary: inout Summary) {
         guard batch.operations.count > 0 else { return }
         let lines = batch.lines
-        handOn(engine.apply(&batch.operations)) { position, error in
+        func failed(_ position: Int, _ error: AnalyticsError) {
             report(error, line: lines[position], summary: &summary)
+        }
+        let output = engine.apply(&batch.operations)
+        switch results {
+        case let .decoded(onResult):
+            output.forEach(result: onResult, error: failed)
+        case let .texts(writer, also?):
+            output.forEachText(
+                { texts in
+                    writer.write(texts)
+                    also(texts)
+                }, error: failed)
+        case let .texts(writer, nil):
+            output.forEachText(writer.write, error: failed)
         }
         batch.lines.removeAll(keepingCapacity: true)
         flushResults()

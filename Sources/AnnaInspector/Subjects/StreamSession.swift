@@ -9,8 +9,8 @@ import Foundation
 ///
 /// The engine lives on one serial queue; the lines read so far are kept (for jumps back).
 public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked Sendable {
-    /// Makes an engine that hands each result to the closure given (called again on a jump back).
-    public typealias EngineMaker = @Sendable (@escaping (AnalyticsResult) -> Void) throws -> AnalyticsEngine
+    /// Makes an engine (called again on a jump back).
+    public typealias EngineMaker = @Sendable () throws -> AnalyticsEngine
 
     private struct Lines: Sendable {
         var texts: [Data] = []
@@ -30,6 +30,7 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
     public let source: StreamSource
 
     private let makeEngine: EngineMaker
+    private let onResult: @Sendable (AnalyticsResult) -> Void
     private let notice: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "anna.inspector.session")
     private let lines = Locked(Lines())
@@ -42,10 +43,6 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
     private var position = 0
     private var pumpScheduled = false
     private var endReported = false
-    /// The line whose operation runs now (results and errors are stamped with it).
-    private var currentLine: Int?
-    /// Where the line being handled arrived (for its results' latency).
-    private var currentArrival: UInt64?
 
     private struct Status: Sendable {
         var playing = true
@@ -59,12 +56,16 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
     ///   - playing: Whether lines are handled as they are read (else it waits for play or step).
     ///   - notice: Gets a line for a person when a followed file was truncated or replaced and
     ///     is read again from its start (`anna inspect` prints it on standard error).
+    ///   - onResult: Gets each result after the inspector recorded it, on the session's queue
+    ///     (`anna report` checks them against traces).
     public init(
         source: StreamSource, debug: Bool = false, playing: Bool = true, inspector configuration: InspectorConfiguration = InspectorConfiguration(),
-        notice: @escaping @Sendable (String) -> Void = { _ in }, makeEngine: @escaping EngineMaker
+        notice: @escaping @Sendable (String) -> Void = { _ in }, onResult: @escaping @Sendable (AnalyticsResult) -> Void = { _ in },
+        makeEngine: @escaping EngineMaker
     ) {
         self.source = source
         self.notice = notice
+        self.onResult = onResult
         self.makeEngine = makeEngine
         inspector = Inspector(configuration: configuration)
         status.withLock {
@@ -126,11 +127,7 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
 
     private func loadEngine() throws {
         engine = nil
-        let made = try makeEngine { [unowned self] result in
-            let latency = currentArrival.map { Double(DispatchTime.now().uptimeNanoseconds - $0) / 1e6 }
-            inspector.record(result: result, line: currentLine)
-            if let latency { inspector.state.addLatency(milliseconds: latency) }
-        }
+        let made = try makeEngine()
         if status.withLock({ $0.debug }) { try made.setDebug(true) }
         engine = made
     }
@@ -185,13 +182,12 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
         guard let record, case let .operation(operation) = record.command else { return }
         let time = record.time ?? InspectorClock.now()
         inspector.record(operation: operation, time: time, line: line)
-        currentLine = line
-        currentArrival = arrival
-        defer {
-            currentLine = nil
-            currentArrival = nil
-        }
-        engine.apply([TimedOperation(operation, time: record.time)]) { _, error in
+        engine.apply([TimedOperation(operation, time: record.time)]).forEach { result in
+            let latency = arrival.map { Double(DispatchTime.now().uptimeNanoseconds - $0) / 1e6 }
+            inspector.record(result: result, line: line)
+            if let latency { inspector.state.addLatency(milliseconds: latency) }
+            onResult(result)
+        } error: { _, error in
             inspector.record(error: error, line: line)
         }
     }
