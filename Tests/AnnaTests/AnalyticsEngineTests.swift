@@ -250,7 +250,7 @@ struct AnalyticsEngineTests {
         let engine = try taskEngine(
             "match('say', (node) => [node.latestEvent().attributes.text.length, node.latestEvent().attributes.text])")
         collector.results += try engine.registerNode(id: NodeID(1), parent: nil, name: "__root__")
-        try engine.recordEvent(name: "say", properties: ["text": "\u{E9}"], nodeID: NodeID(1))
+        collector.results += try engine.recordEvent(name: "say", properties: ["text": "\u{E9}"], nodeID: NodeID(1))
         collector.results += try engine.recordEvent(name: "say", properties: ["text": "e\u{301}"], nodeID: NodeID(1))
         collector.results += try engine.recordEvent(name: "say", properties: ["text": "a\u{0}b"], nodeID: NodeID(1))
         #expect(collector.results.map(\.value) == [[1, "\u{E9}"], [2, "e\u{301}"], [3, "a\u{0}b"]])
