@@ -12,8 +12,8 @@ struct ImportAnnaAloneTests {
             tasks: "match('tap', node => { console.log('tapped', node.path); console.error('noted'); return { path: node.path, rows: [1, 2] } })")
         let output = MemoryOutputSink()
         let errorOutput: any OutputSink = MemoryOutputSink()
-        var dependency = Manager.Dependency(
-            runtime: RuntimeConfiguration(fileAccess: files, console: Console(output: output, errorOutput: errorOutput)))
+        var dependency = Manager.Dependency()
+        dependency.runtime = RuntimeConfiguration(fileAccess: files, console: Console(output: output, errorOutput: errorOutput))
         dependency.logger = Logger(label: "import-anna-alone")
         let manager = Manager(moduleURL: URL(fileURLWithPath: "/m"), dependency: dependency)
         let delegate = CollectingDelegate()

@@ -168,7 +168,7 @@ final class ModuleBridge {
         do {
             let value = try functions.stoppedJob.call([JavaScriptValue]())
             guard value.isString else { return (nil, nil) }
-            job = try JSONValue(parsing: try value.toString())
+            job = try JSONValue(parsing: value.toString())
         } catch {
             return (nil, nil)  // only a better name for an error already being reported
         }

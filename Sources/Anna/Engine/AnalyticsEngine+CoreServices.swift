@@ -26,7 +26,7 @@ extension AnalyticsEngine {
     /// The task files switched off by ``setTaskFile(_:enabled:)``.
     public func disabledTaskFiles() throws -> [String] {
         let files = try core.call(core.disabledTaskFiles, [], describing: "listing the disabled task files")
-        return (try files.toJSON().arrayValue ?? []).compactMap(\.stringValue)
+        return (files.toJSON().arrayValue ?? []).compactMap(\.stringValue)
     }
 
     /// Turns the core's debug mode (task files re-required on every load) on or off.
@@ -41,7 +41,7 @@ extension AnalyticsEngine {
     @discardableResult
     public func reloadTaskFiles(onError: (any Error) -> Void) throws -> [String] {
         let listed = try core.call(core.taskFiles, [], describing: "listing the task files")
-        let files = (try listed.toJSON().arrayValue ?? []).compactMap(\.stringValue)
+        let files = (listed.toJSON().arrayValue ?? []).compactMap(\.stringValue)
         for file in files {
             do {
                 try core.call(core.reloadTaskFile, [.string(file)], describing: "reloading the task file \(file)")
@@ -81,7 +81,7 @@ extension AnalyticsEngine {
         let operation = "listing the task files"
         do {
             guard let files = try core.callIfPresent(core.taskFiles, [], describing: operation) else { return nil }
-            return (try files.toJSON().arrayValue ?? []).compactMap(\.stringValue)
+            return (files.toJSON().arrayValue ?? []).compactMap(\.stringValue)
         } catch {
             onError(error as? AnalyticsError ?? .operationFailed(operation: operation, ModuleBridge.javaScriptError(error)))
             return nil

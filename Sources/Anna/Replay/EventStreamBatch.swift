@@ -10,11 +10,11 @@ import CoreJS
 /// ```swift
 /// var batch = EventStreamBatch()
 /// let added = try batch.add(line: bytes)      // .operation, .snapshot, …
-/// if batch.count >= AnalyticsEngine.maximumCallSize { engine.apply(&batch) { position, error in … } }
+/// if batch.count >= AnalyticsEngine.maximumCallSize { engine.apply(&batch).forEachText(write, error: report) }
 /// ```
-public struct EventStreamBatch {
+package struct EventStreamBatch {
     /// What a line added.
-    public enum Entry: Equatable, Sendable {
+    package enum Entry: Equatable, Sendable {
         /// An operation, now the batch's last.
         case operation
         /// A `snapshot` line (nothing was added).
@@ -31,14 +31,14 @@ public struct EventStreamBatch {
     private var decoder = EventStreamLineDecoder()
 
     /// An empty batch.
-    public init() {}
+    package init() {}
 
     /// How many operations the batch holds.
-    public var count: Int { encoder.batch.count }
+    package var count: Int { encoder.batch.count }
 
     /// Decodes one line (its UTF-8 bytes, without the line break) and adds its operation.
     /// - Throws: ``EventStream/FormatError`` for a malformed line (nothing is added).
-    public mutating func add(line: UnsafeRawBufferPointer) throws -> Entry {
+    package mutating func add(line: UnsafeRawBufferPointer) throws -> Entry {
         if decoder.encode(line, into: &encoder) { return .operation }
         guard let record = try EventStream.parse(line: String(decoding: line, as: UTF8.self)) else { return .nothing }
         switch record.command {
