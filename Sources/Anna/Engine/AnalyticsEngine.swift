@@ -35,7 +35,7 @@ public final class AnalyticsEngine {
     /// The most operations sent to JavaScript in one call. The time limit applies to each
     /// operation of a batch; batches shrink while operations are slow (a batch aims at an
     /// eighth of the limit), so a stopped one costs little, and grow back when they are fast.
-    /// An event stream's batches (``EventStreamBatch``) go up to this size: each call into
+    /// An event stream's batches (`EventStreamBatch`) go up to this size: each call into
     /// JavaScript has a cost of its own (entering the VM, writing and reading the results'
     /// text, allocations), which larger batches share among more operations.
     public static let maximumCallSize = 8_192

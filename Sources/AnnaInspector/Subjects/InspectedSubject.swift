@@ -1,6 +1,6 @@
 import Anna
 
-/// What an inspector looks at and switches: a running ``/Anna/Manager`` (``ManagerSubject``) or a
+/// What an inspector looks at and switches: a running ``/Anna/Manager`` (`ManagerSubject`) or a
 /// stream being replayed (``StreamSession``). Every method may be called from any thread.
 public protocol InspectedSubject: Sendable {
     /// The focus-path tree as of now.
