@@ -132,7 +132,7 @@ struct ReplayHardeningTests {
         #expect(resumed.stderr.contains("anna: failed: s01 (\(workspace.file("sessions/s01.ndjson"))): malformed line 5"))
         #expect(resumed.stderr.contains("(in an earlier run; --retry-failed replays it)"))
         #expect(resumed.stderr.contains("anna: 1 session failed; failing the run (--max-failed N accepts up to N)"))
-        #expect(try ReplayCommandTests.lines(of: journal).count == 3, "nothing replayed, nothing appended")
+        #expect(ReplayCommandTests.lines(of: journal).count == 3, "nothing replayed, nothing appended")
         let summary = try JSONValue(parsing: try workspace.read("summary.json"))
         #expect(summary["failed"]?[0]?["earlierRun"] == .bool(true))
         #expect(summary["succeeded"] == .bool(false))
