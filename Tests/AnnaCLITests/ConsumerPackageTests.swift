@@ -51,7 +51,7 @@ struct ConsumerPackageTests {
             .write(to: sources.appendingPathComponent("analytics/index.js"))
 
         // What it fetches is checked below: the last run's resolution goes (resolving is quick).
-        for stale in [".build/checkouts", ".build/repositories", "Package.resolved"] {
+        for stale in [".build/checkouts", ".build/repositories", ".build/workspace-state.json", "Package.resolved"] {
             let url = app.appendingPathComponent(stale)
             if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
         }
