@@ -107,7 +107,7 @@ public final class Collector: Sendable {
             }
         }
         let failures = configuration.failures
-        if failures.delayMilliseconds > 0 { try await Task.sleep(for: .milliseconds(failures.delayMilliseconds)) }
+        if failures.delay > .zero { try await Task.sleep(for: failures.delay) }
         if failures.dropConnectionEvery > 0, number % failures.dropConnectionEvery == 0 {
             record(0)
             printLine("request \(number): connection dropped (injected)")

@@ -36,8 +36,8 @@ public struct FailureInjection: Sendable, Equatable {
     public var failCount = 1
     /// A `Retry-After` value sent with injected failures (seconds or an HTTP date).
     public var retryAfter: String?
-    /// Milliseconds to wait before answering each request.
-    public var delayMilliseconds = 0
+    /// How long to wait before answering each request.
+    public var delay: Duration = .zero
     /// Every n-th request has its connection dropped mid-answer, the batch not stored (0: never).
     public var dropConnectionEvery = 0
     /// Refuse a batch in which a result's JSON text contains this text (a poison result).

@@ -13,8 +13,8 @@ public struct InspectorConfiguration: Sendable {
     public var resultLimit = 500
     /// The most errors kept and served.
     public var errorLimit = 200
-    /// How often the event stream sends what changed, in milliseconds.
-    public var tickMilliseconds = 100
+    /// How often the event stream sends what changed.
+    public var tick: Duration = .milliseconds(100)
     /// How long a connection may take to send a whole request head (from its opening, or from
     /// the end of its last answer), and how long it may send nothing in the middle of a body,
     /// before the server closes it. An answer being written (the event stream) is not idle.

@@ -8,7 +8,7 @@ public enum DropReason: String, Sendable, CaseIterable, Codable {
     case rowCap
     /// The oldest, over ``OutboxConfiguration/maximumBytes``.
     case byteCap
-    /// Older than ``OutboxConfiguration/maximumAgeSeconds``.
+    /// Older than ``OutboxConfiguration/maximumAge``.
     case age
     /// Refused results that found the dead letters at ``OutboxConfiguration/maximumDeadLetters``.
     case deadLetterCap

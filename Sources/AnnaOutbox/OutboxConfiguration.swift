@@ -19,8 +19,8 @@ public struct OutboxConfiguration: Sendable {
     public var maximumRows = 1_000_000
     /// The most bytes of results kept waiting; beyond it the oldest are dropped (`byteCap`).
     public var maximumBytes = 256 * 1024 * 1024
-    /// The oldest a waiting result may get, in seconds; older ones are dropped (`age`).
-    public var maximumAgeSeconds: Double = 7 * 24 * 3600
+    /// The oldest a waiting result may get; older ones are dropped (`age`).
+    public var maximumAge: Duration = .seconds(7 * 24 * 3600)
     /// The most results kept in the dead-letter table; beyond it the oldest go (`deadLetterCap`).
     public var maximumDeadLetters = 10_000
     /// The most bytes of results appended but not yet written; beyond it new results are
@@ -56,20 +56,20 @@ public struct UploadConfiguration: Sendable {
     public var maximumBatchCount = 100
     /// The most bytes of one batch's body (before compression).
     public var maximumBatchBytes = 500 * 1024
-    /// The first back-off delay after a retryable failure, in seconds (doubled each time).
-    public var initialBackoffSeconds = 0.5
-    /// The longest back-off delay, in seconds.
-    public var maximumBackoffSeconds = 300.0
+    /// The first back-off delay after a retryable failure (doubled each time).
+    public var initialBackoff: Duration = .milliseconds(500)
+    /// The longest back-off delay.
+    public var maximumBackoff: Duration = .seconds(300)
     /// The largest share of a back-off delay taken off at random (0.1: up to 10% shorter).
     public var jitter = 0.1
-    /// The longest `Retry-After` honoured, in seconds (a longer one is clamped to it).
-    public var maximumRetryAfterSeconds = 3600.0
-    /// How long one request may take, in seconds, before it counts as a network failure.
-    public var requestTimeoutSeconds = 30.0
+    /// The longest `Retry-After` honoured (a longer one is clamped to it).
+    public var maximumRetryAfter: Duration = .seconds(3600)
+    /// How long one request may take before it counts as a network failure.
+    public var requestTimeout: Duration = .seconds(30)
     /// The most bytes of a refusal's response body kept with a dead letter.
     public var maximumKeptResponseBytes = 4096
-    /// How often an idle uploader looks for new results, in seconds.
-    public var pollIntervalSeconds = 0.05
+    /// How often an idle uploader looks for new results.
+    public var pollInterval: Duration = .milliseconds(50)
 
     /// Uploads to `url` with the default limits: 100 results and 500 KB per batch, back-off
     /// from 0.5 s doubling to 300 s with up to 10% jitter.

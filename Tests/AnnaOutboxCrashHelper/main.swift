@@ -80,8 +80,8 @@ case "upload":
     guard arguments.count == 5, let batch = Int(arguments[4]) else { fail("usage: upload FILE URL BATCH") }
     var configuration = UploadConfiguration(url: arguments[3])
     configuration.maximumBatchCount = batch
-    configuration.initialBackoffSeconds = 0.01
-    configuration.maximumBackoffSeconds = 0.05
+    configuration.initialBackoff = .milliseconds(10)
+    configuration.maximumBackoff = .milliseconds(50)
     let uploader: OutboxUploader
     do { uploader = try OutboxUploader(outbox: outbox, configuration: configuration) } catch { fail("\(error)") }
     ready()

@@ -38,11 +38,11 @@ import Testing
         #expect(try rig.outbox.stats().pending == 0)
     }
 
-    /// The pipeline's back-off doubles from `initialBackoffSeconds` and stays at its ceiling.
+    /// The pipeline's back-off doubles from `initialBackoff` and stays at its ceiling.
     @Test func theBackoffDoublesUpToItsCeiling() async throws {
         let rig = try Rig()
         try rig.append(2)
-        let server = try await rig.deliver(to: .failing(503, times: 6)) { $0.maximumBackoffSeconds = 2 }.server
+        let server = try await rig.deliver(to: .failing(503, times: 6)) { $0.maximumBackoff = .seconds(2) }.server
         #expect(rig.sleeper.recorded.count == 6)
         for (delay, expected) in zip(rig.sleeper.recorded, [0.5, 1, 2, 2, 2, 2]) {
             #expect(abs(delay - expected) < 0.05, "a back-off of \(delay) s where \(expected) s was due")
@@ -94,7 +94,7 @@ import Testing
     struct RetryAfterCase: Sendable, CustomTestStringConvertible {
         /// The header's value, sent with one 503.
         var value: String
-        /// ``UploadConfiguration/maximumRetryAfterSeconds``, when not the default.
+        /// ``UploadConfiguration/maximumRetryAfter``, when not the default.
         var limit: Double?
         /// The waits before the retry that delivers.
         var waits: [Double]
@@ -119,7 +119,7 @@ import Testing
         let rig = try Rig()
         try rig.append(2)
         let server = try await rig.deliver(to: .failing(503, retryAfter: retryAfter.value)) { configuration in
-            if let limit = retryAfter.limit { configuration.maximumRetryAfterSeconds = limit }
+            if let limit = retryAfter.limit { configuration.maximumRetryAfter = .seconds(limit) }
         }.server
         #expect(rig.sleeper.recorded.count == retryAfter.waits.count, "\(rig.sleeper.recorded)")
         for (delay, expected) in zip(rig.sleeper.recorded, retryAfter.waits) {
@@ -162,7 +162,7 @@ import Testing
         try rig.append(3)
         let server = try await rig.collector(.failing(503, retryAfter: "3600"))
         let uploader = try rig.uploader(server.url)
-        #expect(await uploader.flush(timeoutSeconds: 1) == .timedOut(remaining: 3))
+        #expect(await uploader.flush(timeout: .seconds(1)) == .timedOut(remaining: 3))
         await server.stop()
         #expect(try rig.outbox.stats().pending == 3)
     }
@@ -275,7 +275,7 @@ import Testing
         let rig = try Rig()
         try rig.append(4)
         var failures = FailureInjection()
-        failures.delayMilliseconds = 600
+        failures.delay = .milliseconds(600)
         let server = try await rig.collector(failures)
         let slow = try rig.uploader(server.url, timeout: 0.2)
         #expect(try await rig.flushUntilARetry(slow) == .timedOut(remaining: 4))

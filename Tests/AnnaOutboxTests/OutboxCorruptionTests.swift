@@ -94,7 +94,7 @@ final class CapturingTransport: UploadTransport {
             let uploader = try OutboxUploader(
                 outbox: outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/unused"), transport: transport,
                 sleep: { _ in }, random: { 0 })
-            let outcome = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds)
+            let outcome = await uploader.flush(timeout: Rig.drainDeadline)
             #expect(outcome == .empty, "file \(number) (\(mutation)): \(outcome); \(uploader.tally); \(errors.all.prefix(3))")
             #expect(transport.malformed.isEmpty, "file \(number) (\(mutation)): \(transport.malformed)")
             for message in transport.messages {

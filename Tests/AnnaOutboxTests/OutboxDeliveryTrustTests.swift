@@ -18,7 +18,7 @@ import Testing
         try rig.append(1209)
         let server = try await rig.collector(.failing(400, times: -1))
         let uploader = try rig.uploader(server.url)
-        let outcome = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds)
+        let outcome = await uploader.flush(timeout: Rig.drainDeadline)
         await server.stop()
         guard case let .stopped(remaining, because) = outcome else {
             Issue.record("the flush ended with \(outcome)")
@@ -41,9 +41,9 @@ import Testing
         try rig.append(300)
         let server = try await rig.collector(.failing(422, times: -1))
         let uploader = try rig.uploader(server.url)
-        _ = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds)
+        _ = await uploader.flush(timeout: Rig.drainDeadline)
         let first = server.collector.requests.count
-        _ = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds)
+        _ = await uploader.flush(timeout: Rig.drainDeadline)
         await server.stop()
         #expect(server.collector.requests.count == first + 1)
         #expect(rig.errors.all.count == 1, "said once: \(rig.errors.all)")
@@ -117,13 +117,13 @@ import Testing
         try rig.append(5)
         let port = try RawHTTPServer.closedPort()
         var configuration = UploadConfiguration(url: "http://127.0.0.1:\(port)/batch")
-        configuration.requestTimeoutSeconds = 600
-        configuration.initialBackoffSeconds = 0.01
-        configuration.maximumBackoffSeconds = 0.01
+        configuration.requestTimeout = .seconds(600)
+        configuration.initialBackoff = .milliseconds(10)
+        configuration.maximumBackoff = .milliseconds(10)
         let uploader = try OutboxUploader(outbox: rig.outbox, configuration: configuration, random: { 0 })
         // With a request timeout of 10 minutes, only a refusal that fails at once makes five
         // attempts before the suite's time limit.
-        let flush = Task { await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) }
+        let flush = Task { await uploader.flush(timeout: Rig.drainDeadline) }
         while uploader.tally.requests < 5 { try await Task.sleep(for: .milliseconds(10)) }
         flush.cancel()
         #expect(await flush.value == .timedOut(remaining: 5))
@@ -171,7 +171,7 @@ import Testing
         }
         defer { server.stop() }
         let uploader = try rig.uploader(server.url, timeout: 1)
-        #expect(await uploader.flush(timeoutSeconds: 60) == .empty)
+        #expect(await uploader.flush(timeout: .seconds(60)) == .empty)
         #expect(server.requests == 2, "the stalled request was given up and retried")
         #expect(rig.errors.all.contains { $0.description.contains("did not arrive within 1 s") }, "\(rig.errors.all)")
     }
@@ -184,7 +184,7 @@ import Testing
         }
         defer { server.stop() }
         let uploader = try rig.uploader(server.url, timeout: 600)
-        #expect(await uploader.flush(timeoutSeconds: 1) == .timedOut(remaining: 2))
+        #expect(await uploader.flush(timeout: .seconds(1)) == .timedOut(remaining: 2))
     }
 
     @Test func aLongAnswerIsReadOnlyUpToTheKeptBytes() async throws {
@@ -198,7 +198,7 @@ import Testing
         }
         defer { server.stop() }
         let uploader = try rig.uploader(server.url, timeout: 600)
-        #expect(await uploader.flush(timeoutSeconds: 120) == .empty)
+        #expect(await uploader.flush(timeout: .seconds(120)) == .empty)
         #expect(server.requests == 2)
         #expect(rig.errors.all.contains { if case .rejectedByServer(401, _, _) = $0 { true } else { false } }, "\(rig.errors.all)")
     }

@@ -74,7 +74,7 @@ import Testing
         let transport = CapturingTransport()
         let uploader = try OutboxUploader(
             outbox: outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/unused"), transport: transport)
-        #expect(await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) == .empty)
+        #expect(await uploader.flush(timeout: Rig.drainDeadline) == .empty)
         #expect(transport.malformed.isEmpty, "\(transport.malformed)")
         let messages = transport.messages
         try #require(messages.count == 2, "\(messages); reported: \(errors.all)")
@@ -89,7 +89,7 @@ import Testing
 
         // The requeued dead letter goes out with its ID; the session table still knows "old".
         #expect(try outbox.requeueDeadLetters() == (requeued: 1, kept: 0))
-        #expect(await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) == .empty)
+        #expect(await uploader.flush(timeout: Rig.drainDeadline) == .empty)
         #expect(transport.messages.map(\.messageId) == ["old#0", "old#1", "old#2"])
         try outbox.append(AnalyticsResult(value: 1), session: "old", time: 0)
         outbox.synchronize()

@@ -100,7 +100,7 @@ import Testing
         let before = try Self.messageIDs(in: path)
         #expect(before.count == 2000)
         var failures = FailureInjection()
-        failures.delayMilliseconds = 3
+        failures.delay = .milliseconds(3)
         let server = try await RunningCollector(storePath: folder.file("collected.sqlite"), failures: failures)
         var generator = SystemRandomNumberGenerator()
         var kills = 0
@@ -115,7 +115,7 @@ import Testing
         #expect(kills > 0, "no round was killed: the helper emptied the outbox at once")
         let final = try Outbox(path: path)
         let uploader = try OutboxUploader(outbox: final, configuration: UploadConfiguration(url: server.url))
-        #expect(await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) == .empty)
+        #expect(await uploader.flush(timeout: Rig.drainDeadline) == .empty)
         final.close()
         await server.stop()
         let collected = try server.storedIDs()

@@ -80,7 +80,7 @@ import Testing
         }
         defer { server.stop() }
         let uploader = try rig.uploader(server.url, batch: 20)
-        guard case .stopped = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds) else {
+        guard case .stopped = await uploader.flush(timeout: Rig.drainDeadline) else {
             Issue.record("not taken for a refused format: \(uploader.tally)")
             return
         }

@@ -57,7 +57,7 @@ import Testing
     static let capCases: [CapCase] = [
         CapCase(name: "rows", configure: { $0.maximumRows = 40 }, reason: .rowCap, kept: 40),
         CapCase(name: "bytes", configure: { $0.maximumBytes = 60 * 200 }, reason: .byteCap, kept: 60),
-        CapCase(name: "age", configure: { $0.maximumAgeSeconds = -1 }, reason: .age, kept: 0),
+        CapCase(name: "age", configure: { $0.maximumAge = .seconds(-1) }, reason: .age, kept: 0),
     ]
 
     @Test(arguments: capCases)
@@ -124,9 +124,10 @@ import Testing
 
     @Test(arguments: [(1, 0.5), (2, 1.0), (3, 2.0), (6, 16.0), (10, 256.0), (11, 300.0), (40, 300.0), (1000, 300.0)])
     func backoffDoublesFromHalfASecondToFiveMinutes(failures: Int, seconds: Double) {
-        #expect(RetryPolicy.backoff(failures: failures, initial: 0.5, maximum: 300, jitter: 0.1, random: 0) == seconds)
-        let jittered = RetryPolicy.backoff(failures: failures, initial: 0.5, maximum: 300, jitter: 0.1, random: 0.999)
-        #expect(jittered >= seconds * 0.9 && jittered < seconds)
+        let (initial, maximum) = (Duration.milliseconds(500), Duration.seconds(300))
+        #expect(RetryPolicy.backoff(failures: failures, initial: initial, maximum: maximum, jitter: 0.1, random: 0) == .seconds(seconds))
+        let jittered = RetryPolicy.backoff(failures: failures, initial: initial, maximum: maximum, jitter: 0.1, random: 0.999)
+        #expect(jittered >= .seconds(seconds * 0.9) && jittered < .seconds(seconds))
     }
 
     @Test(arguments: [
@@ -135,12 +136,12 @@ import Testing
     ])
     func retryAfterForms(value: String, seconds: Double) throws {
         let now = Date(timeIntervalSince1970: 1_445_412_470)  // Wed, 21 Oct 2015 07:27:50 GMT
-        #expect(RetryPolicy.retryAfterSeconds(value, now: now) == seconds)
+        #expect(RetryPolicy.retryAfter(value, now: now) == .seconds(seconds))
     }
 
     @Test(arguments: ["", "-1", "1.5", "tomorrow", "Wed, 32 Oct 2015 07:28:00 GMT"])
     func unreadableRetryAfter(value: String) {
-        #expect(RetryPolicy.retryAfterSeconds(value) == nil)
+        #expect(RetryPolicy.retryAfter(value) == nil)
     }
 
     @Test func everyResultOfAManagerReachesItsOutbox() async throws {

@@ -51,9 +51,9 @@ final class RunningCollector: Sendable {
 final class RecordingSleeper: Sendable {
     private let delays = Locked<[Double]>([])
     var recorded: [Double] { delays.withLock { $0 } }
-    var sleep: @Sendable (Double) async throws -> Void {
-        { seconds in
-            self.delays.withLock { $0.append(seconds) }
+    var sleep: @Sendable (Duration) async throws -> Void {
+        { delay in
+            self.delays.withLock { $0.append(delay.inSeconds) }
             try await Task.sleep(for: .milliseconds(1))
         }
     }
@@ -98,19 +98,19 @@ struct Rig {
     /// How long a test's flush may take to drain. A flush ends as soon as the outbox is empty,
     /// so the deadline only bounds a failure; it is long because the whole test process shares
     /// a few threads, and suites that compute on them can hold up a flush for a minute.
-    static let drainDeadlineSeconds = 300.0
+    static let drainDeadline = Duration.seconds(300)
 
     /// Flushes until nothing waits; when the deadline passes first, the issue names what the
     /// uploader did and what it reported.
     func expectDrained(_ uploader: OutboxUploader, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let outcome = await uploader.flush(timeoutSeconds: Rig.drainDeadlineSeconds)
+        let outcome = await uploader.flush(timeout: Rig.drainDeadline)
         #expect(outcome == .empty, "\(uploader.tally); reported: \(errors.all.prefix(5))", sourceLocation: sourceLocation)
     }
 
     /// Flushes until the uploader has retried at least once, then cancels the flush: on a
     /// loaded machine a fixed deadline may pass before the first attempt is made.
     func flushUntilARetry(_ uploader: OutboxUploader) async throws -> OutboxUploader.FlushOutcome {
-        let flush = Task { await uploader.flush(timeoutSeconds: Self.drainDeadlineSeconds) }
+        let flush = Task { await uploader.flush(timeout: Self.drainDeadline) }
         while uploader.tally.retries == 0, uploader.tally.delivered == 0 {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -138,7 +138,7 @@ struct Rig {
     ) throws -> OutboxUploader {
         var configuration = UploadConfiguration(url: url)
         configuration.maximumBatchCount = batch
-        configuration.requestTimeoutSeconds = timeout
+        configuration.requestTimeout = .seconds(timeout)
         configure(&configuration)
         return try OutboxUploader(outbox: outbox, configuration: configuration, sleep: sleeper.sleep, random: { 0 })
     }

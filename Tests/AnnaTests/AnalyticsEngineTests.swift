@@ -19,7 +19,7 @@ struct AnalyticsEngineTests {
     ) throws -> AnalyticsEngine {
         try AnalyticsEngine(
             configuration: .init(
-                moduleURL: module, debug: debug, additionalAllowedRoots: roots, executionTimeLimit: limit,
+                moduleURL: module, debug: debug, additionalAllowedRoots: roots, executionTimeLimit: .seconds(limit),
                 fileAccess: files ?? LocalFileAccess(), console: Console(output: console)))
     }
 

@@ -20,7 +20,7 @@ struct AuthorLoopTests {
     func manager(tasks: String, debug: Bool = false, log: CapturedLog, extra: [String: String] = [:]) -> Manager {
         var dependency = Manager.Dependency(debug: debug, fileAccess: moduleFiles(tasks: tasks, extra: extra), standardOutput: output)
         dependency.logger = log.logger
-        dependency.waitingEventsReportSeconds = 0.2
+        dependency.waitingEventsReportDelay = .milliseconds(200)
         return Manager(moduleURL: URL(fileURLWithPath: "/m"), dependency: dependency)
     }
 

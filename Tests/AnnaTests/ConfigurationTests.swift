@@ -10,9 +10,9 @@ struct ConfigurationTests {
     func dependencyForwards() {
         let output = MemoryOutputSink()
         let errors = MemoryOutputSink()
-        var dependency = Manager.Dependency(debug: true, standardOutput: output, executionTimeLimit: 3)
+        var dependency = Manager.Dependency(debug: true, standardOutput: output, executionTimeLimit: .seconds(3))
         #expect(dependency.runtime.debug && dependency.debug)
-        #expect(dependency.runtime.executionTimeLimit == 3)
+        #expect(dependency.runtime.executionTimeLimit == .seconds(3))
         #expect(dependency.runtime.console.errorOutput as? MemoryOutputSink === output, "warnings go to the output unless told")
         let laterOutput = MemoryOutputSink()
         dependency.standardOutput = laterOutput
@@ -28,13 +28,13 @@ struct ConfigurationTests {
 
     @Test("an engine configuration carries the same runtime configuration")
     func engineConfigurationCarriesRuntime() {
-        let runtime = RuntimeConfiguration(debug: true, executionTimeLimit: 0.5)
+        let runtime = RuntimeConfiguration(debug: true, executionTimeLimit: .milliseconds(500))
         var configuration = AnalyticsEngine.Configuration(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime)
-        #expect(configuration.debug && configuration.executionTimeLimit == 0.5)
-        configuration.executionTimeLimit = 4
-        #expect(configuration.runtime.executionTimeLimit == 4)
-        let spelledOut = AnalyticsEngine.Configuration(moduleURL: URL(fileURLWithPath: "/m"), debug: true, executionTimeLimit: 0.5)
-        #expect(spelledOut.runtime.debug && spelledOut.runtime.executionTimeLimit == 0.5)
+        #expect(configuration.debug && configuration.executionTimeLimit == .milliseconds(500))
+        configuration.executionTimeLimit = .seconds(4)
+        #expect(configuration.runtime.executionTimeLimit == .seconds(4))
+        let spelledOut = AnalyticsEngine.Configuration(moduleURL: URL(fileURLWithPath: "/m"), debug: true, executionTimeLimit: .milliseconds(500))
+        #expect(spelledOut.runtime.debug && spelledOut.runtime.executionTimeLimit == .milliseconds(500))
     }
 
     @Test("the runtime recipe finds the bundled core and confines reading to the given folder and the core")

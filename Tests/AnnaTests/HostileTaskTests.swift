@@ -16,7 +16,7 @@ struct HostileTaskTests {
     ) throws -> (values: [JSONValue], errors: [String]) {
         var values: [JSONValue] = []
         var errors: [String] = []
-        var runtime = RuntimeConfiguration(executionTimeLimit: limit, fileAccess: moduleFiles(tasks: tasks, extra: extra))
+        var runtime = RuntimeConfiguration(executionTimeLimit: .seconds(limit), fileAccess: moduleFiles(tasks: tasks, extra: extra))
         runtime.console = Console(output: MemoryOutputSink())
         runtime.memoryLimit = memoryLimit
         let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime))
@@ -58,7 +58,7 @@ struct HostileTaskTests {
             """
         let manager = Manager(
             moduleURL: URL(fileURLWithPath: "/m"),
-            dependency: .init(fileAccess: moduleFiles(tasks: tasks), standardOutput: MemoryOutputSink(), executionTimeLimit: 0.2))
+            dependency: .init(fileAccess: moduleFiles(tasks: tasks), standardOutput: MemoryOutputSink(), executionTimeLimit: .milliseconds(200)))
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         let app = HostApplication(manager: manager)

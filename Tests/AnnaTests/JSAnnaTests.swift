@@ -34,7 +34,7 @@ struct JSAnnaCase: CustomTestStringConvertible, Sendable {
     static func makeRuntime(console: Console) throws -> CommonJSRuntime {
         // Each test is one call: some build trees of 100,000 nodes and snapshot them, past the
         // default memory limit, which is not what they test.
-        let runtime = try RuntimeConfiguration(executionTimeLimit: 10, console: console, memoryLimit: nil).makeRuntime(confinedTo: folder)
+        let runtime = try RuntimeConfiguration(executionTimeLimit: .seconds(10), console: console, memoryLimit: nil).makeRuntime(confinedTo: folder)
         let context = runtime.context
         let bridge = try context.evaluate("({})", sourceURL: "js-anna-harness")
         let scripts = try ModuleBridge.Scripts(context: context)

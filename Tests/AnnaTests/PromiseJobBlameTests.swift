@@ -9,7 +9,7 @@ import Testing
 struct PromiseJobBlameTests {
     /// Root, `spin`, `ok`, `ok`, `spin`, `ok` in one batch: the offsets and texts of the errors.
     func run(tasks: String) throws -> [(offset: Int, error: String)] {
-        var runtime = RuntimeConfiguration(executionTimeLimit: 0.3, fileAccess: moduleFiles(tasks: tasks))
+        var runtime = RuntimeConfiguration(executionTimeLimit: .milliseconds(300), fileAccess: moduleFiles(tasks: tasks))
         runtime.console = Console(output: MemoryOutputSink())
         let engine = try AnalyticsEngine(configuration: .init(moduleURL: URL(fileURLWithPath: "/m"), runtime: runtime))
         let event = { (name: String) in TimedOperation(.event(id: NodeID(1), name: name, properties: [:])) }
@@ -72,7 +72,7 @@ struct PromiseJobBlameTests {
     @Test("a catch on a fulfilled promise and a then on a rejected one leave nothing tracked: a later stop reports only itself")
     func settledTheOtherWay() throws {
         var runtime = RuntimeConfiguration(
-            executionTimeLimit: 0.3,
+            executionTimeLimit: .milliseconds(300),
             fileAccess: moduleFiles(
                 tasks: """
                     match('settle', () => { Promise.resolve(1).catch(() => 0); Promise.reject(1).then(() => 0).catch(() => 0); return 'ok'; });

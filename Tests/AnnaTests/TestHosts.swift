@@ -50,7 +50,7 @@ func moduleFiles(tasks: String, extra: [String: String] = [:]) -> OverlayFiles {
 func moduleEngine(tasks: String, extra: [String: String] = [:], limit: Double = 2) throws -> AnalyticsEngine {
     try AnalyticsEngine(
         configuration: .init(
-            moduleURL: URL(fileURLWithPath: "/m"), executionTimeLimit: limit, fileAccess: moduleFiles(tasks: tasks, extra: extra),
+            moduleURL: URL(fileURLWithPath: "/m"), executionTimeLimit: .seconds(limit), fileAccess: moduleFiles(tasks: tasks, extra: extra),
             console: Console(output: MemoryOutputSink())))
 }
 

@@ -57,7 +57,7 @@ struct JavaScriptContextTests {
 
     @Test("a runaway loop is stopped and the context stays usable")
     func executionTimeLimit() throws {
-        let context = JavaScriptContext(executionTimeLimit: 0.2)
+        let context = JavaScriptContext(executionTimeLimit: .milliseconds(200))
         let error = #expect(throws: JavaScriptError.self) {
             try context.evaluate("while (true) {}", sourceURL: "/app/spin.js")
         }
@@ -75,7 +75,7 @@ struct JavaScriptContextTests {
 
     @Test("the time limit applies per call, not to the context's lifetime")
     func limitIsPerCall() throws {
-        let context = JavaScriptContext(executionTimeLimit: 0.5)
+        let context = JavaScriptContext(executionTimeLimit: .milliseconds(500))
         let busy = try context.evaluate(
             "(function () { const end = Date.now() + 150; while (Date.now() < end) {} return 1 })", sourceURL: "/t.js")
         for _ in 0..<5 { #expect(try busy.call([JSONValue]()).toJSON() == 1) }

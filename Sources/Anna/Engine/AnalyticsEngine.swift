@@ -252,7 +252,7 @@ public final class AnalyticsEngine {
     }
 
     private func adjustBatchSize(after elapsed: Duration, operations: Int) {
-        let limit = Duration.seconds(configuration.executionTimeLimit)
+        let limit = configuration.executionTimeLimit
         if elapsed > limit / 8 {
             batchSize = max(1, operations / 4)
         } else if elapsed < limit / 64 {

@@ -24,7 +24,7 @@ extension AnalyticsEngine {
         /// console to standard output.
         public init(
             moduleURL: URL, debug: Bool = false, coreURL: URL = BundledCore.folderURL,
-            additionalAllowedRoots: [URL] = [], executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
+            additionalAllowedRoots: [URL] = [], executionTimeLimit: Duration = RuntimeConfiguration.defaultExecutionTimeLimit,
             fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard
         ) {
             self.init(

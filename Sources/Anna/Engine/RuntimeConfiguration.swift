@@ -14,9 +14,9 @@ public struct RuntimeConfiguration: Sendable {
     public var coreURL: URL
     /// Folders besides the module's own and the core's that modules may be read from.
     public var additionalAllowedRoots: [URL]
-    /// Seconds of CPU time one operation (a registration, an event, a snapshot, a task
-    /// file's load with the registration that loads it) may run before it is stopped.
-    public var executionTimeLimit: Double
+    /// The CPU time one operation (a registration, an event, a snapshot, a task file's load
+    /// with the registration that loads it) may run before it is stopped.
+    public var executionTimeLimit: Duration
     /// Bytes the module's heap may hold while its scripts run before they are stopped (and
     /// checked after each batch); `nil` for no limit. Default: 512 MB.
     public var memoryLimit: Int?
@@ -30,7 +30,7 @@ public struct RuntimeConfiguration: Sendable {
     public var watchTasks: Bool
 
     /// The time limit unless one is given: 2 s.
-    public static let defaultExecutionTimeLimit: Double = 2
+    public static let defaultExecutionTimeLimit: Duration = .seconds(2)
     /// The memory limit unless one is given: 512 MB.
     public static let defaultMemoryLimit = 512 << 20
 
@@ -38,7 +38,7 @@ public struct RuntimeConfiguration: Sendable {
     /// disk and the console on standard output.
     public init(
         debug: Bool = false, coreURL: URL = BundledCore.folderURL, additionalAllowedRoots: [URL] = [],
-        executionTimeLimit: Double = defaultExecutionTimeLimit, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard,
+        executionTimeLimit: Duration = defaultExecutionTimeLimit, fileAccess: any FileAccess = LocalFileAccess(), console: Console = .standard,
         watchTasks: Bool = false, memoryLimit: Int? = defaultMemoryLimit
     ) {
         self.watchTasks = watchTasks

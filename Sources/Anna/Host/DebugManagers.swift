@@ -19,14 +19,14 @@ enum DebugManagers {
     }
 
     /// In debug mode, checks `analyzer` once its first waiting event has waited the shortest
-    /// ``Manager/Dependency/waitingEventsReportSeconds`` of the debug managers, and reports it
+    /// ``Manager/Dependency/waitingEventsReportDelay`` of the debug managers, and reports it
     /// to them if its events still wait.
     static func watchWaitingEvents(of analyzer: Analyzer) {
         let delay = entries.withLock { entries in
-            entries.compactMap { $0.manager?.dependency.waitingEventsReportSeconds }.min()
+            entries.compactMap { $0.manager?.dependency.waitingEventsReportDelay }.min()
         }
         guard let delay else { return }  // no manager in debug mode
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak analyzer] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.inSeconds) { [weak analyzer] in
             guard let report = analyzer?.waitingEventsReport() else { return }
             let managers = entries.withLock { $0.compactMap(\.manager) }
             for manager in managers { manager.report(report) }

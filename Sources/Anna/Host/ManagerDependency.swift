@@ -20,9 +20,9 @@ extension Manager {
         /// and no ``Manager/errors()`` stream), and warnings about the delegate. By default
         /// swift-log's `Logger(label: "anna")`; bootstrap `LoggingSystem` to route or silence it.
         public var logger: Logger
-        /// In debug mode, seconds after which events that still wait for their analyzer's
-        /// parent are reported (``AnalyticsError/eventsWaiting(owner:chain:events:)``), once per analyzer.
-        public var waitingEventsReportSeconds: Double = 3
+        /// In debug mode, how long events may wait for their analyzer's parent before they are
+        /// reported (``AnalyticsError/eventsWaiting(owner:chain:events:)``), once per analyzer.
+        public var waitingEventsReportDelay: Duration = .seconds(3)
         /// When set, every result is also appended here (on the delegate queue, before the
         /// delegate sees it), e.g. a durable `Outbox` from the `AnnaOutbox` library.
         public var outbox: (any ResultSink)?
@@ -37,7 +37,7 @@ extension Manager {
             debug: Bool = false, coreJSModuleURL: URL = BundledCore.folderURL,
             fileAccess: any FileAccess = LocalFileAccess(),
             standardOutput: any OutputSink = FileHandleOutputSink.standardOutput,
-            standardError: (any OutputSink)? = nil, executionTimeLimit: Double = RuntimeConfiguration.defaultExecutionTimeLimit,
+            standardError: (any OutputSink)? = nil, executionTimeLimit: Duration = RuntimeConfiguration.defaultExecutionTimeLimit,
             additionalAllowedRoots: [URL] = [], recordingURL: URL? = nil, logger: Logger = Logger(label: "anna")
         ) {
             runtime = RuntimeConfiguration(

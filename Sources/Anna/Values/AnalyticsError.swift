@@ -22,7 +22,7 @@ public enum AnalyticsError: Error, Sendable, Equatable, CustomStringConvertible 
     /// dropped); the rest was delivered. Reported once per task; not a failure.
     case resultWarning(ResultWarning)
     /// In debug mode: an analyzer's events have waited for a parent for longer than
-    /// ``Manager/Dependency/waitingEventsReportSeconds`` (its responder chain reaches no enabled analyzer
+    /// ``Manager/Dependency/waitingEventsReportDelay`` (its responder chain reaches no enabled analyzer
     /// under a ``RootAnalyzer``). `chain` lists the type names it walked. Not a failure.
     case eventsWaiting(owner: String, chain: [String], events: Int)
 

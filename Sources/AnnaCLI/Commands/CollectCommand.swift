@@ -81,7 +81,7 @@ struct CollectCommand: ParsableCommand {
         configuration.failures.failStatus = failStatus
         configuration.failures.failCount = failCount
         configuration.failures.retryAfter = retryAfter
-        configuration.failures.delayMilliseconds = delayMilliseconds
+        configuration.failures.delay = .milliseconds(delayMilliseconds)
         configuration.failures.dropConnectionEvery = dropConnectionEvery
         configuration.failures.rejectMessageContaining = rejectMessageContaining
         configuration.failures.rejectStatus = rejectStatus

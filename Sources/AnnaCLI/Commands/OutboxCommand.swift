@@ -93,7 +93,7 @@ struct OutboxCommand: ParsableCommand {
             }
             let waiting = try outbox.stats().pending
             let timeout = timeout
-            let outcome = try runBlocking { await uploader.flush(timeoutSeconds: timeout) }
+            let outcome = try runBlocking { await uploader.flush(timeout: timeout.map(Duration.seconds)) }
             let tally = uploader.tally
             var line =
                 "delivered \(Plural.count(tally.delivered, "result")) in \(Plural.count(tally.requests, "request")) (\(tally.retries) retried), \(tally.deadLettered) set aside"

@@ -80,7 +80,7 @@ struct ModuleOptions: ParsableArguments {
             let tasks = try taskFolder()
             return .init(
                 moduleURL: TaskFolderModule.entryURL(in: tasks), debug: debug, additionalAllowedRoots: allowedRoots,
-                executionTimeLimit: timeLimit, fileAccess: TaskFolderModule(taskFolder: tasks.path), console: console)
+                executionTimeLimit: .seconds(timeLimit), fileAccess: TaskFolderModule(taskFolder: tasks.path), console: console)
         }
         let files = LocalFileAccess()
         guard files.fileExists(atPath: folder.path) else {
@@ -95,7 +95,7 @@ struct ModuleOptions: ParsableArguments {
                 exitCode: ExitCodes.noInput)
         }
         return .init(
-            moduleURL: folder, debug: debug, additionalAllowedRoots: allowedRoots, executionTimeLimit: timeLimit, console: console)
+            moduleURL: folder, debug: debug, additionalAllowedRoots: allowedRoots, executionTimeLimit: .seconds(timeLimit), console: console)
     }
 
     /// The task folder: the `--tasks` folder, or `task` in the `--module` folder (the layout

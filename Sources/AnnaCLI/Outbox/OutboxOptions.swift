@@ -27,7 +27,7 @@ struct DeliveryOptions: ParsableArguments {
         configuration.gzip = gzip
         configuration.maximumBatchCount = batchSize
         configuration.maximumBatchBytes = batchBytes
-        configuration.requestTimeoutSeconds = requestTimeout
+        configuration.requestTimeout = .seconds(requestTimeout)
         return configuration
     }
 
@@ -153,7 +153,7 @@ final class OutboxRun: Sendable {
             uploading?.cancel()
             await uploading?.value
             guard let uploader else { return nil }
-            return await uploader.flush(timeoutSeconds: drainTimeout)
+            return await uploader.flush(timeout: .seconds(drainTimeout))
         }
         // What is still unwritten here gets one more try in `close()`: only `lostCount` is lost.
         _ = outbox.drain(before: .now + .seconds(max(drainTimeout, 1)))

@@ -163,7 +163,7 @@ struct InspectorRoutes: Sendable {
                 while !server.isStopping, !Task.isCancelled {
                     let text = await feed.next()
                     if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
-                    try await Task.sleep(for: .milliseconds(server.inspector.configuration.tickMilliseconds))
+                    try await Task.sleep(for: server.inspector.configuration.tick)
                 }
                 try await writer.finish(nil)
             })

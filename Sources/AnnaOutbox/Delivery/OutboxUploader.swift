@@ -19,11 +19,11 @@ public final class OutboxUploader: Sendable {
         public var requests = 0
         /// Requests that failed in a way worth retrying (including network failures).
         public var retries = 0
-        /// The back-off delays waited, in seconds, in order (the last 1,000).
-        public var delays: [Double] = []
+        /// The back-off delays waited, in order (the last 1,000).
+        public var delays: [Duration] = []
     }
 
-    /// Why ``flush(timeoutSeconds:)`` ended.
+    /// Why ``flush(timeout:)`` ended.
     public enum FlushOutcome: Sendable, Equatable {
         /// Nothing is left to send.
         case empty
@@ -81,19 +81,19 @@ public final class OutboxUploader: Sendable {
     /// Where and how.
     public let configuration: UploadConfiguration
     private let transport: any UploadTransport
-    private let sleep: @Sendable (Double) async throws -> Void
+    private let sleep: @Sendable (Duration) async throws -> Void
     private let random: @Sendable () -> Double
     private let state = Locked(State())
 
     /// An uploader of `outbox` to `configuration.url`.
     /// - Parameters:
     ///   - transport: How batches travel; HTTP (AsyncHTTPClient) by default.
-    ///   - sleep: How the uploader waits for a back-off (seconds); tests may record instead.
+    ///   - sleep: How the uploader waits for a back-off; tests may record instead.
     ///   - random: A number in 0..<1 for the jitter.
     /// - Throws: ``OutboxError/invalidURL(_:)``.
     public init(
         outbox: Outbox, configuration: UploadConfiguration, transport: (any UploadTransport)? = nil,
-        sleep: (@Sendable (Double) async throws -> Void)? = nil, random: (@Sendable () -> Double)? = nil
+        sleep: (@Sendable (Duration) async throws -> Void)? = nil, random: (@Sendable () -> Double)? = nil
     ) throws(OutboxError) {
         self.outbox = outbox
         self.configuration = configuration
@@ -101,10 +101,10 @@ public final class OutboxUploader: Sendable {
             self.transport = transport
         } else {
             self.transport = try HTTPUploadTransport(
-                url: configuration.url, timeoutSeconds: configuration.requestTimeoutSeconds,
+                url: configuration.url, timeout: configuration.requestTimeout,
                 maximumKeptBytes: configuration.maximumKeptResponseBytes)
         }
-        self.sleep = sleep ?? { seconds in try await Task.sleep(for: Seconds.duration(seconds)) }
+        self.sleep = sleep ?? { delay in try await Task.sleep(for: delay) }
         self.random = random ?? { Double.random(in: 0..<1) }
     }
 
@@ -112,12 +112,12 @@ public final class OutboxUploader: Sendable {
     public var tally: Tally { state.withLock { $0.tally } }
 
     /// Delivers until the task is cancelled, looking for new results every
-    /// ``UploadConfiguration/pollIntervalSeconds`` when none wait.
+    /// ``UploadConfiguration/pollInterval`` when none wait.
     public func run() async {
         while !Task.isCancelled {
             do {
                 if try await deliverNextBatch(deadline: nil, background: true) == false {
-                    try await Task.sleep(for: Seconds.duration(configuration.pollIntervalSeconds))
+                    try await Task.sleep(for: Seconds.clamped(configuration.pollInterval))
                 }
             } catch is FormatRefused {
                 try? await waitForBackoff(deadline: nil)  // reported and counted; cancelled: the loop ends
@@ -129,11 +129,11 @@ public final class OutboxUploader: Sendable {
     }
 
     /// Delivers until nothing waits (results appended before are written first),
-    /// `timeoutSeconds` pass (NaN or negative: at once; infinite: no limit), the collector
+    /// `timeout` passes (zero or negative: at once; `nil`: no limit), the collector
     /// refuses every result alike, or the task is cancelled. A request under way when the
     /// time runs out is given up; its results stay.
-    public func flush(timeoutSeconds: Double? = nil) async -> FlushOutcome {
-        let deadline = timeoutSeconds.map { Seconds.after($0) }
+    public func flush(timeout: Duration? = nil) async -> FlushOutcome {
+        let deadline = timeout.map { Seconds.after($0) }
         await outbox.waitUntilWritten()
         var outcome = FlushOutcome.empty
         while !Task.isCancelled {
@@ -228,10 +228,10 @@ public final class OutboxUploader: Sendable {
         while true {
             try await waitForBackoff(deadline: deadline)
             try Task.checkCancellation()
-            var timeout = configuration.requestTimeoutSeconds
+            var timeout = configuration.requestTimeout
             if let deadline {
-                let left = Seconds.of(deadline - .now)
-                guard left > 0 else { throw DeadlineReached() }
+                let left = deadline - .now
+                guard left > .zero else { throw DeadlineReached() }
                 timeout = min(timeout, left)
             }
             try outbox.store.setInFlight(items.count)
@@ -239,7 +239,7 @@ public final class OutboxUploader: Sendable {
             state.withLock { $0.tally.requests += 1 }
             do {
                 response = try await transport.send(
-                    body: body, headers: headers + [("X-Anna-Retry-Count", String(attempt))], timeoutSeconds: timeout)
+                    body: body, headers: headers + [("X-Anna-Retry-Count", String(attempt))], timeout: timeout)
             } catch {
                 try outbox.store.setInFlight(0)
                 if Task.isCancelled { throw CancellationError() }
@@ -250,7 +250,7 @@ public final class OutboxUploader: Sendable {
             }
             try outbox.store.setInFlight(0)
             state.withLock { $0.networkReported = false }
-            let retryAfter = response.retryAfter.flatMap { RetryPolicy.retryAfterSeconds($0) }
+            let retryAfter = response.retryAfter.flatMap { RetryPolicy.retryAfter($0) }
             let refusal = [400, 422].contains(response.status) ? Refusal(status: response.status, body: response.body) : nil
             if bisection.refusal != nil, refusal != bisection.refusal, !bisection.broken {
                 bisection.broken = true  // an answer that differs: the results are judged one by one
@@ -266,11 +266,11 @@ public final class OutboxUploader: Sendable {
                     state.formatProbe = nil
                     state.formatReported = false
                     state.tally.delivered += items.count
-                    if let retryAfter { state.notBefore = Seconds.after(min(retryAfter, configuration.maximumRetryAfterSeconds)) }
+                    if let retryAfter { state.notBefore = Seconds.after(min(retryAfter, configuration.maximumRetryAfter)) }
                 }
                 return
             case .split:
-                if let retryAfter { holdOff(seconds: retryAfter) }
+                if let retryAfter { holdOff(retryAfter) }
                 if let refusal {
                     if !bisection.probing, state.withLock({ $0.formatRefusal }) == refusal {
                         guard try await probeDiffers(from: refusal, request: items, deadline: deadline, bisection: &bisection) else {
@@ -342,7 +342,7 @@ public final class OutboxUploader: Sendable {
 
     /// The endpoint refuses every result alike: said once (until a batch is accepted), a
     /// failure for the back-off, the results kept.
-    private func formatRefused(_ refusal: Refusal, retryAfter: Double?) -> FormatRefused {
+    private func formatRefused(_ refusal: Refusal, retryAfter: Duration?) -> FormatRefused {
         let error = OutboxError.formatRefused(status: refusal.status, url: configuration.url, body: refusal.body)
         let first = state.withLock { state in
             defer { state.formatReported = true }
@@ -404,24 +404,24 @@ public final class OutboxUploader: Sendable {
 
     /// Counts a failure and moves the pipeline's next send out by the back-off (or by
     /// `Retry-After`, when the collector sent one).
-    private func recordFailure(retryAfter: Double?) {
+    private func recordFailure(retryAfter: Duration?) {
         let draw = random()
         state.withLock { state in
             state.failures += 1
             state.tally.retries += 1
             let delay =
-                retryAfter.map { min($0, configuration.maximumRetryAfterSeconds) }
+                retryAfter.map { min($0, configuration.maximumRetryAfter) }
                 ?? RetryPolicy.backoff(
-                    failures: state.failures, initial: configuration.initialBackoffSeconds,
-                    maximum: configuration.maximumBackoffSeconds, jitter: configuration.jitter, random: draw)
+                    failures: state.failures, initial: configuration.initialBackoff,
+                    maximum: configuration.maximumBackoff, jitter: configuration.jitter, random: draw)
             let until = Seconds.after(delay)
             state.notBefore = max(state.notBefore ?? until, until)
         }
     }
 
-    /// Holds the pipeline for `seconds` (a `Retry-After` on a response that is not a failure).
-    private func holdOff(seconds: Double) {
-        let until = Seconds.after(min(seconds, configuration.maximumRetryAfterSeconds))
+    /// Holds the pipeline for `delay` (a `Retry-After` on a response that is not a failure).
+    private func holdOff(_ delay: Duration) {
+        let until = Seconds.after(min(delay, configuration.maximumRetryAfter))
         state.withLock { $0.notBefore = max($0.notBefore ?? until, until) }
     }
 
@@ -431,12 +431,12 @@ public final class OutboxUploader: Sendable {
         let now = ContinuousClock.now
         guard notBefore > now else { return }
         if let deadline, notBefore > deadline { throw DeadlineReached() }
-        let seconds = Seconds.of(notBefore - now)
+        let delay = notBefore - now
         state.withLock { state in
-            state.tally.delays.append(seconds)
+            state.tally.delays.append(delay)
             if state.tally.delays.count > 1000 { state.tally.delays.removeFirst() }
         }
-        try await sleep(seconds)
+        try await sleep(delay)
         state.withLock { state in
             if let current = state.notBefore, current <= notBefore { state.notBefore = nil }
         }

@@ -1,3 +1,4 @@
+import CoreJS
 import Foundation
 
 /// What the uploader does with a collector's answer, by status.
@@ -30,28 +31,28 @@ public enum RetryPolicy {
         }
     }
 
-    /// The back-off before retry number `failures` (1 for the first), in seconds:
+    /// The back-off before retry number `failures` (1 for the first):
     /// `initial * 2^(failures-1)` up to `maximum`, shortened by up to `jitter` at random
     /// (`random` in 0..<1).
-    public static func backoff(failures: Int, initial: Double, maximum: Double, jitter: Double, random: Double) -> Double {
+    public static func backoff(failures: Int, initial: Duration, maximum: Duration, jitter: Double, random: Double) -> Duration {
         let exponent = Double(min(max(failures - 1, 0), 62))
-        let delay = min(maximum, initial * pow(2, exponent))
-        return delay * (1 - jitter * random)
+        let delay = min(maximum.inSeconds, initial.inSeconds * pow(2, exponent))
+        return Seconds.duration(delay * (1 - jitter * random))
     }
 
-    /// The delay a `Retry-After` value asks for, in seconds from `now`: a non-negative whole
-    /// number of seconds, or an HTTP date (IMF-fixdate, RFC 850 or asctime); `nil` when it is neither.
-    public static func retryAfterSeconds(_ value: String, now: Date = Date()) -> Double? {
+    /// The delay a `Retry-After` value asks for, from `now`: a non-negative whole number of
+    /// seconds, or an HTTP date (IMF-fixdate, RFC 850 or asctime); `nil` when it is neither.
+    public static func retryAfter(_ value: String, now: Date = Date()) -> Duration? {
         let text = value.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber) {
-            return Double(text)
+            return Double(text).map(Seconds.duration)
         }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return max(0, date.timeIntervalSince(now)) }
+            if let date = formatter.date(from: text) { return Seconds.duration(date.timeIntervalSince(now)) }
         }
         return nil
     }

@@ -1,8 +1,8 @@
 import CoreJS
 import Foundation
 
-/// Seconds as the outbox takes them from callers, collectors and the command line: any
-/// `Double` (NaN, negative, infinite, `1e300`) becomes a number every clock can hold.
+/// Delays as the outbox takes them from callers, collectors and the command line: any
+/// value (NaN, negative, infinite, `1e300` seconds) becomes one every clock can hold.
 enum Seconds {
     /// The longest wait the outbox ever schedules: about 31 years, "no limit" in practice.
     static let maximum = 1e9
@@ -18,19 +18,19 @@ enum Seconds {
         .nanoseconds(Int64(clamped(seconds) * 1e9))
     }
 
-    /// An instant `seconds` (clamped) after `start`.
-    static func after(_ seconds: Double, from start: ContinuousClock.Instant = .now) -> ContinuousClock.Instant {
-        start + duration(seconds)
+    /// `delay` in 0...``maximum`` seconds.
+    static func clamped(_ delay: Duration) -> Duration {
+        duration(clamped(delay.inSeconds))
     }
 
-    /// `duration` in seconds.
-    static func of(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    /// An instant `delay` (clamped) after `start`.
+    static func after(_ delay: Duration, from start: ContinuousClock.Instant = .now) -> ContinuousClock.Instant {
+        start + clamped(delay)
     }
 
-    /// `seconds` for a message: "2", "0.5", "3600".
-    static func text(_ seconds: Double) -> String {
-        let value = clamped(seconds)
+    /// `delay` for a message, in seconds: "2", "0.5", "3600".
+    static func text(_ delay: Duration) -> String {
+        let value = clamped(delay.inSeconds)
         return value == value.rounded() ? String(Int64(value)) : String(format: "%.3g", value)
     }
 }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CompressNIO
+import CoreJS
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -26,30 +27,30 @@ public protocol UploadTransport: Sendable {
     /// Sends one body with `headers`; throws on a network failure (no status received).
     func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse
 
-    /// Sends one body, giving up after `timeoutSeconds` (the whole exchange, the response
-    /// body included); throws on a network failure or when the time runs out.
-    func send(body: [UInt8], headers: [(String, String)], timeoutSeconds: Double) async throws -> UploadResponse
+    /// Sends one body, giving up after `timeout` (the whole exchange, the response body
+    /// included); throws on a network failure or when the time runs out.
+    func send(body: [UInt8], headers: [(String, String)], timeout: Duration) async throws -> UploadResponse
 }
 
 extension UploadTransport {
     /// A transport without a deadline of its own sends as ``send(body:headers:)`` does.
-    public func send(body: [UInt8], headers: [(String, String)], timeoutSeconds: Double) async throws -> UploadResponse {
+    public func send(body: [UInt8], headers: [(String, String)], timeout: Duration) async throws -> UploadResponse {
         try await send(body: body, headers: headers)
     }
 }
 
 /// A request that ran out of time: no answer, or not all of it, within the deadline.
 public struct UploadTimeout: Error, CustomStringConvertible {
-    /// The deadline, in seconds.
-    public var seconds: Double
+    /// The deadline that passed.
+    public var timeout: Duration
     /// Whether the status had arrived (the body had not, in full).
     public var duringBody: Bool
 
     /// "no answer within 2 s", or "the answer's body stalled for 2 s".
     public var description: String {
         duringBody
-            ? "the answer's body did not arrive within \(Seconds.text(seconds)) s"
-            : "no answer within \(Seconds.text(seconds)) s"
+            ? "the answer's body did not arrive within \(Seconds.text(timeout)) s"
+            : "no answer within \(Seconds.text(timeout)) s"
     }
 }
 
@@ -60,7 +61,7 @@ public struct HTTPUploadTransport: UploadTransport {
     /// Where batches go.
     public let url: String
     /// How long one request may take.
-    public let timeoutSeconds: Double
+    public let timeout: Duration
     /// The most bytes of a response body kept; reading stops there.
     public let maximumKeptBytes: Int
 
@@ -75,25 +76,25 @@ public struct HTTPUploadTransport: UploadTransport {
 
     /// A transport posting to `url`.
     /// - Throws: ``OutboxError/invalidURL(_:)`` unless `url` is http(s).
-    public init(url: String, timeoutSeconds: Double = 30, maximumKeptBytes: Int = 4096) throws(OutboxError) {
+    public init(url: String, timeout: Duration = .seconds(30), maximumKeptBytes: Int = 4096) throws(OutboxError) {
         guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https",
             URL(string: url)?.host != nil
         else { throw .invalidURL(url) }
         self.url = url
-        self.timeoutSeconds = timeoutSeconds
+        self.timeout = timeout
         self.maximumKeptBytes = max(0, maximumKeptBytes)
     }
 
     /// Posts `body` within the transport's own timeout.
     public func send(body: [UInt8], headers: [(String, String)]) async throws -> UploadResponse {
-        try await send(body: body, headers: headers, timeoutSeconds: timeoutSeconds)
+        try await send(body: body, headers: headers, timeout: timeout)
     }
 
     /// Posts `body`; the status, `Retry-After` and the body's start come back, all within
-    /// `timeoutSeconds` (and the transport's own timeout, whichever is shorter).
-    public func send(body: [UInt8], headers: [(String, String)], timeoutSeconds: Double) async throws -> UploadResponse {
-        let seconds = Seconds.clamped(min(timeoutSeconds, self.timeoutSeconds))
-        let deadline = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
+    /// `timeout` (and the transport's own timeout, whichever is shorter).
+    public func send(body: [UInt8], headers: [(String, String)], timeout: Duration) async throws -> UploadResponse {
+        let limit = Seconds.clamped(min(timeout, self.timeout))
+        let deadline = NIODeadline.now() + .nanoseconds(Int64(limit.inSeconds * 1e9))
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers = HTTPHeaders(headers)
@@ -102,7 +103,7 @@ public struct HTTPUploadTransport: UploadTransport {
         do {
             response = try await Self.client.execute(request, deadline: deadline)
         } catch let error as HTTPClientError where error == .deadlineExceeded {
-            throw UploadTimeout(seconds: seconds, duringBody: false)
+            throw UploadTimeout(timeout: limit, duringBody: false)
         }
         let maximumKeptBytes = maximumKeptBytes
         let kept = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
@@ -121,7 +122,7 @@ public struct HTTPUploadTransport: UploadTransport {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let kept = first else {
-                throw UploadTimeout(seconds: seconds, duringBody: true)
+                throw UploadTimeout(timeout: limit, duringBody: true)
             }
             return kept
         }

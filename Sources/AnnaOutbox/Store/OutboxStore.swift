@@ -196,7 +196,7 @@ final class OutboxStore: Sendable {
             let excess = bytesNow - configuration.maximumBytes
             drops[.byteCap] = try dropOldest(db) { _, removedBytes, _ in removedBytes < excess }
         }
-        let cutoff = now - configuration.maximumAgeSeconds
+        let cutoff = now - configuration.maximumAge.inSeconds
         if let oldest = try Double.fetchOne(db, sql: "SELECT appendedAt FROM message ORDER BY id LIMIT 1"), oldest < cutoff {
             drops[.age] = try dropOldest(db) { _, _, appendedAt in appendedAt < cutoff }
         }

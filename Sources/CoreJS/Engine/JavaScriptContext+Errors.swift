@@ -39,7 +39,7 @@ extension JavaScriptContext {
 
     private func stopError(_ stop: Watchdog.Stop, operation: String) -> JavaScriptError {
         switch stop {
-        case .time: .executionTimeLimitExceeded(operation: operation, limitSeconds: executionTimeLimit)
+        case .time: .executionTimeLimitExceeded(operation: operation, limitSeconds: executionTimeLimit.inSeconds)
         case let .memory(bytes): .memoryLimitExceeded(operation: operation, limitBytes: memoryLimit ?? 0, heapBytes: bytes)
         }
     }

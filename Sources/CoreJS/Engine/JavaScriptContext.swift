@@ -11,7 +11,7 @@ internal import CJavaScriptCore
 /// references values keep, goes away.
 ///
 /// ```swift
-/// let context = JavaScriptContext(executionTimeLimit: 2)
+/// let context = JavaScriptContext(executionTimeLimit: .seconds(2))
 /// let sum = try context.evaluate("1 + 2", sourceURL: "/inline.js").toJSON()   // .number(3)
 /// ```
 public final class JavaScriptContext {
@@ -28,9 +28,9 @@ public final class JavaScriptContext {
     /// protection from garbage collection: for leak checks in tests and benchmarks.
     public internal(set) var protectedValueCount = 0
 
-    /// Seconds of CPU time one operation may run before it is stopped: an evaluation or call
-    /// from Swift, or each operation a script marks in ``operationMarker``.
-    public let executionTimeLimit: Double
+    /// The CPU time one operation may run before it is stopped: an evaluation or call from
+    /// Swift, or each operation a script marks in ``operationMarker``.
+    public let executionTimeLimit: Duration
     /// Bytes the heap may hold while a script runs before it is stopped (`nil`: no limit).
     public let memoryLimit: Int?
     /// A `Float64Array` of one number. A script that runs many operations in one call writes
@@ -49,15 +49,15 @@ public final class JavaScriptContext {
 
     /// Creates a context.
     /// - Parameters:
-    ///   - executionTimeLimit: seconds of CPU time one operation may take before it is stopped
+    ///   - executionTimeLimit: the CPU time one operation may take before it is stopped
     ///     with ``JavaScriptError/executionTimeLimitExceeded(operation:limitSeconds:)``.
     ///   - memoryLimit: bytes the heap may hold; a script past it is stopped with
     ///     ``JavaScriptError/memoryLimitExceeded(operation:limitBytes:heapBytes:)`` (checked
     ///     every 50 ms of CPU time a script runs, and by ``checkMemory(after:)`` between calls).
-    public init(executionTimeLimit: Double = 2, memoryLimit: Int? = nil) {
+    public init(executionTimeLimit: Duration = .seconds(2), memoryLimit: Int? = nil) {
         self.executionTimeLimit = executionTimeLimit
         self.memoryLimit = memoryLimit
-        watchdog = Watchdog(limit: executionTimeLimit, memoryLimit: memoryLimit)
+        watchdog = Watchdog(limit: executionTimeLimit.inSeconds, memoryLimit: memoryLimit)
         _ = Watchdog.canLetScriptsGoOn  // the engine's options, before its first context
         EngineTuning.noteEngineStart()
         groupRef = JSContextGroupCreate()
