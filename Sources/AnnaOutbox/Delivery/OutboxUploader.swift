@@ -42,7 +42,7 @@ public final class OutboxUploader: Sendable {
 
     /// One batch's bisection: whether every answer so far was the same refusal, and the
     /// single results refused so, not yet set aside (they may be the endpoint's fault).
-    private struct Bisection {
+    struct Bisection {
         var refusal: Refusal?
         var broken = false
         var held: [(item: OutboxStore.Stored, response: UploadResponse)] = []
@@ -55,7 +55,7 @@ public final class OutboxUploader: Sendable {
         var settled: Set<Int64> = []
     }
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var failures = 0
         var notBefore: ContinuousClock.Instant?
         var tally = Tally()
@@ -69,10 +69,10 @@ public final class OutboxUploader: Sendable {
         var networkReported = false
     }
 
-    private struct DeadlineReached: Error {}
+    struct DeadlineReached: Error {}
 
     /// Every result of a batch met the same refusal.
-    private struct FormatRefused: Error {
+    struct FormatRefused: Error {
         var error: OutboxError
     }
 
@@ -80,10 +80,10 @@ public final class OutboxUploader: Sendable {
     public let outbox: Outbox
     /// Where and how.
     public let configuration: UploadConfiguration
-    private let transport: any UploadTransport
-    private let sleep: @Sendable (Duration) async throws -> Void
-    private let random: @Sendable () -> Double
-    private let state = Locked(State())
+    let transport: any UploadTransport
+    let sleep: @Sendable (Duration) async throws -> Void
+    let random: @Sendable () -> Double
+    let state = Locked(State())
 
     /// An uploader of `outbox` to `configuration.url`.
     /// - Parameters:
@@ -205,7 +205,7 @@ public final class OutboxUploader: Sendable {
     /// Before that is concluded, and before a batch is refused for a format refused already,
     /// the batch's last result goes alone: when it meets another answer, the results are
     /// judged one by one.
-    private func send(_ items: [OutboxStore.Stored], deadline: ContinuousClock.Instant?, bisection: inout Bisection)
+    func send(_ items: [OutboxStore.Stored], deadline: ContinuousClock.Instant?, bisection: inout Bisection)
         async throws
     {
         let items = items.filter { !bisection.settled.contains($0.id) }
@@ -315,130 +315,6 @@ public final class OutboxUploader: Sendable {
                 }
                 recordFailure(retryAfter: retryAfter)
             }
-        }
-    }
-
-    /// Sends the batch's last result alone (once per batch, unless it is held or is the whole
-    /// request); `true` when its answer differs from `refusal` (accepted, or refused otherwise
-    /// and set aside): the results are then refused each for itself, not for their format.
-    private func probeDiffers(
-        from refusal: Refusal, request: [OutboxStore.Stored], deadline: ContinuousClock.Instant?, bisection: inout Bisection
-    ) async throws -> Bool {
-        guard let probe = bisection.probe, request.count > 1 || request.first?.id != probe.id,
-            !bisection.held.contains(where: { $0.item.id == probe.id }), state.withLock({ $0.formatProbe }) != probe.id
-        else { return false }
-        bisection.probe = nil
-        var alone = Bisection()
-        alone.probing = true
-        try await send([probe], deadline: deadline, bisection: &alone)
-        if let held = alone.held.first, Refusal(status: held.response.status, body: held.response.body) == refusal {
-            state.withLock { $0.formatProbe = probe.id }
-            return false  // refused alike: it stays in the queue with the rest
-        }
-        bisection.settled.insert(probe.id)
-        try setAsideHeld(&alone)
-        return true
-    }
-
-    /// The endpoint refuses every result alike: said once (until a batch is accepted), a
-    /// failure for the back-off, the results kept.
-    private func formatRefused(_ refusal: Refusal, retryAfter: Duration?) -> FormatRefused {
-        let error = OutboxError.formatRefused(status: refusal.status, url: configuration.url, body: refusal.body)
-        let first = state.withLock { state in
-            defer { state.formatReported = true }
-            return !state.formatReported
-        }
-        if first { outbox.onError(error) }
-        recordFailure(retryAfter: retryAfter)
-        return FormatRefused(error: error)
-    }
-
-    /// Sets aside the single results held while every answer was alike: the answers differed
-    /// since, so each was refused for itself.
-    private func setAsideHeld(_ bisection: inout Bisection) throws {
-        let held = bisection.held
-        bisection.held = []
-        for (item, response) in held { try setAside(item, response: response) }
-    }
-
-    /// Moves one refused result to the dead letters, and says so.
-    private func setAside(_ item: OutboxStore.Stored, response: UploadResponse) throws {
-        let dropped = try outbox.store.deadLetter(
-            [item], status: response.status, body: response.body, reason: "refused by the collector",
-            now: Date().timeIntervalSince1970)
-        state.withLock { $0.tally.deadLettered += 1 - dropped }
-        outbox.onError(
-            .refused(status: response.status, messageIds: [item.message?.messageId ?? "?"], body: response.body))
-        reportDeadLetterCap(dropped)
-    }
-
-    /// Says that `dropped` results could not be set aside because the dead letters are at their cap.
-    private func reportDeadLetterCap(_ dropped: Int) {
-        guard dropped > 0 else { return }
-        outbox.onError(.deadLetterCapReached(path: outbox.path, dropped: dropped, limit: outbox.configuration.maximumDeadLetters))
-    }
-
-    /// Reports the first network failure of an outage, with its reason.
-    private func reportNetworkFailure(_ error: any Error) {
-        let first = state.withLock { state in
-            defer { state.networkReported = true }
-            return !state.networkReported
-        }
-        if first { outbox.onError(.unreachable(url: configuration.url, reason: Self.reason(of: error))) }
-    }
-
-    /// A network failure in a few words: "connection refused", "no answer within 2 s", ….
-    static func reason(of error: any Error) -> String {
-        if let timeout = error as? UploadTimeout { return timeout.description }
-        let text = String(describing: error)
-        let lowered = text.lowercased()
-        for (needle, words) in [
-            ("refused", "connection refused"), ("reset", "connection reset"), ("unreachable", "network unreachable"),
-            ("remoteconnectionclosed", "the connection was closed before the answer"),
-            ("timed out", "timed out"), ("connecttimeout", "timed out connecting"),
-        ] where lowered.contains(needle) {
-            return words
-        }
-        return text
-    }
-
-    /// Counts a failure and moves the pipeline's next send out by the back-off (or by
-    /// `Retry-After`, when the collector sent one).
-    private func recordFailure(retryAfter: Duration?) {
-        let draw = random()
-        state.withLock { state in
-            state.failures += 1
-            state.tally.retries += 1
-            let delay =
-                retryAfter.map { min($0, configuration.maximumRetryAfter) }
-                ?? RetryPolicy.backoff(
-                    failures: state.failures, initial: configuration.initialBackoff,
-                    maximum: configuration.maximumBackoff, jitter: configuration.jitter, random: draw)
-            let until = Seconds.after(delay)
-            state.notBefore = max(state.notBefore ?? until, until)
-        }
-    }
-
-    /// Holds the pipeline for `delay` (a `Retry-After` on a response that is not a failure).
-    private func holdOff(_ delay: Duration) {
-        let until = Seconds.after(min(delay, configuration.maximumRetryAfter))
-        state.withLock { $0.notBefore = max($0.notBefore ?? until, until) }
-    }
-
-    /// Waits until the pipeline's back-off is over; throws ``DeadlineReached`` when it ends after `deadline`.
-    private func waitForBackoff(deadline: ContinuousClock.Instant?) async throws {
-        guard let notBefore = state.withLock({ $0.notBefore }) else { return }
-        let now = ContinuousClock.now
-        guard notBefore > now else { return }
-        if let deadline, notBefore > deadline { throw DeadlineReached() }
-        let delay = notBefore - now
-        state.withLock { state in
-            state.tally.delays.append(delay)
-            if state.tally.delays.count > 1000 { state.tally.delays.removeFirst() }
-        }
-        try await sleep(delay)
-        state.withLock { state in
-            if let current = state.notBefore, current <= notBefore { state.notBefore = nil }
         }
     }
 }
