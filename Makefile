@@ -139,14 +139,15 @@ bench-baseline: bench-build
 
 DOC_TARGETS := Anna AnnaKit AnnaOutbox AnnaInspector
 ## The libraries' DocC documentation (swift-docc-plugin), one archive in
-## .build/plugins/Swift-DocC/outputs; fails on a missing or broken symbol link (.build/docs.log).
+## .build/plugins/Swift-DocC/outputs; fails on a missing or broken symbol link or an undocumented
+## parameter (.build/docs.log).
 ## It builds with symbol-graph flags, so the next debug build recompiles: `make test` runs it last.
 docs: setup
 	@mkdir -p .build
 	$(SWIFT) package generate-documentation $(DOC_TARGETS:%=--target %) --enable-experimental-combined-documentation \
 	  > .build/docs.log 2>&1 || { tail -30 .build/docs.log; exit 1; }
-	@! grep -E -A2 "^warning: .*(doesn't exist at|is ambiguous at)" .build/docs.log \
-	  || { echo "broken symbol links above (the whole log: .build/docs.log)"; exit 1; }
+	@! grep -E -A2 "^warning: .*(doesn't exist at|is ambiguous at|is missing documentation)" .build/docs.log \
+	  || { echo "broken symbol links or undocumented parameters above (the whole log: .build/docs.log)"; exit 1; }
 	@echo "documentation: $$(ls -d .build/plugins/Swift-DocC/outputs/*.doccarchive)"
 
 PREFIX ?= /usr/local

@@ -36,6 +36,8 @@ public final class Outbox: Sendable {
     /// (renamed `<path>.damaged-<ms>`), what it still holds is copied into a new file, and
     /// ``salvage`` (also passed to `onError`) says what was recovered.
     /// - Parameters:
+    ///   - path: The SQLite file.
+    ///   - configuration: Durability, size limits and caps.
     ///   - onError: What the outbox reports when no call is there to throw to (a failed
     ///     write, drops by the caps, a salvage); by default swift-log's `anna.outbox` logger.
     /// - Throws: ``OutboxError/notAnOutbox(path:detail:)`` when the file is something else
@@ -88,7 +90,10 @@ public final class Outbox: Sendable {
     }
 
     /// Queues `result` under `session` and returns at once.
-    /// - Parameter time: When the result was delivered, in milliseconds since the epoch.
+    /// - Parameters:
+    ///   - result: The result to keep until it is delivered.
+    ///   - session: The session it belongs to (its results are sent in order).
+    ///   - time: When the result was delivered, in milliseconds since the epoch.
     /// - Throws: ``OutboxError/resultTooLarge(bytes:limit:task:)`` (counted under `tooLarge`),
     ///   ``OutboxError/resultTooDeep(depth:limit:task:)`` (counted under `tooDeep`),
     ///   ``OutboxError/backpressure(dropped:limit:)`` for the first result of an episode in

@@ -14,7 +14,9 @@ extension AnalyticsEngine {
 
     /// Switches the tasks of one task file off (events no longer reach them; a reload keeps
     /// them off) or back on (they go after every other task, as a reloaded file's do).
-    /// - Parameter file: The task file's absolute path, as ``Coverage/File/file`` names it.
+    /// - Parameters:
+    ///   - file: The task file's absolute path, as ``Coverage/File/file`` names it.
+    ///   - enabled: `false` switches its tasks off, `true` back on.
     /// - Returns: How many loaded tasks the file has (0 for a file that is not loaded).
     /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the core cannot.
     @discardableResult

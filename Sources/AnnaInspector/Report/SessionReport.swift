@@ -12,7 +12,9 @@ public enum SessionReport {
 
     /// The report of `session` as it is now (wait for ``StreamSession/waitUntilHandled()`` first).
     /// - Parameters:
+    ///   - session: The session shown, as far as it was handled.
     ///   - trace: The trace check's text (`anna trace`'s output), shown in a panel of its own.
+    ///   - written: The time the report says it was written.
     /// - Throws: what reading the engine's state or the page's files threw.
     public static func html(of session: StreamSession, trace: String? = nil, written: Date = Date()) async throws -> String {
         let inspector = session.inspector

@@ -53,11 +53,15 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
 
     /// A session (nothing read yet: ``start()``).
     /// - Parameters:
+    ///   - source: Where the event stream's lines come from.
+    ///   - debug: Whether the module runs in debug mode (task files re-required on reload).
     ///   - playing: Whether lines are handled as they are read (else it waits for play or step).
     ///   - notice: Gets a line for a person when a followed file was truncated or replaced and
     ///     is read again from its start (`anna inspect` prints it on standard error).
     ///   - onResult: Gets each result after the inspector recorded it, on the session's queue
     ///     (`anna report` checks them against traces).
+    ///   - configuration: The inspector's settings (its limits, token, tick).
+    ///   - makeEngine: Makes the engine the stream runs in (again after a restart).
     public init(
         source: StreamSource, debug: Bool = false, playing: Bool = true, inspector configuration: InspectorConfiguration = InspectorConfiguration(),
         notice: @escaping @Sendable (String) -> Void = { _ in }, onResult: @escaping @Sendable (AnalyticsResult) -> Void = { _ in },

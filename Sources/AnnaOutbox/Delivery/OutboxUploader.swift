@@ -87,6 +87,8 @@ public final class OutboxUploader: Sendable {
 
     /// An uploader of `outbox` to `configuration.url`.
     /// - Parameters:
+    ///   - outbox: The outbox whose results are sent.
+    ///   - configuration: Where to and with what limits and back-off.
     ///   - transport: How batches travel; HTTP (AsyncHTTPClient) by default.
     ///   - sleep: How the uploader waits for a back-off; tests may record instead.
     ///   - random: A number in 0..<1 for the jitter.
