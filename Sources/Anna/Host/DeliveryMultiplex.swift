@@ -3,7 +3,12 @@ import Logging
 /// One block's receivers, on the delegate queue: hands each result and error to every
 /// receiver in turn, as swift-log's `MultiplexLogHandler` hands a message to each handler,
 /// and the errors none of them handles to the logger.
-struct DeliveryMultiplex: Sendable {
+///
+/// A class, so the receivers (which keep state for their block) are mutated in place: a
+/// struct captured by the block's closure would copy its array and each boxed receiver on
+/// the first mutation. Unchecked `Sendable`: made on the script queue, then used only by
+/// its block on the delegate queue.
+final class DeliveryMultiplex: @unchecked Sendable {
     private var receivers: [any DeliveryReceiver]
     /// The first `storing` receivers store results (``DeliveryListener/storesResults``).
     private let storing: Int
@@ -22,7 +27,7 @@ struct DeliveryMultiplex: Sendable {
 
     /// Decodes the results of `parts` and hands them and the errors on, in order, then ends
     /// the block for every receiver.
-    mutating func deliver(_ parts: [ResultDelivery.Part]) {
+    func deliver(_ parts: [ResultDelivery.Part]) {
         for part in parts {
             switch part {
             case let .output(output): output.forEach(result: { send($0) }, error: { report($1) })
@@ -34,7 +39,7 @@ struct DeliveryMultiplex: Sendable {
 
     /// Hands `result` to each receiver, counting it delivered once those that store results
     /// took it; the last receiver gets it moved in.
-    private mutating func send(_ result: consuming AnalyticsResult) {
+    private func send(_ result: consuming AnalyticsResult) {
         if storing == 0 { block.countDelivered() }
         var index = 0
         while index < receivers.count - 1 {
@@ -46,7 +51,7 @@ struct DeliveryMultiplex: Sendable {
         if storing == receivers.count { block.countDelivered() }
     }
 
-    private mutating func hand(_ result: consuming AnalyticsResult, to index: Int) {
+    private func hand(_ result: consuming AnalyticsResult, to index: Int) {
         do {
             try receivers[index].receive(result)
         } catch {
@@ -55,7 +60,7 @@ struct DeliveryMultiplex: Sendable {
     }
 
     /// Hands `error` to every receiver; to the logger when none handles errors.
-    private mutating func report(_ error: any Error) {
+    private func report(_ error: any Error) {
         for index in receivers.indices { receivers[index].receive(error) }
         if !handlesErrors { logger.log(level: ResultDelivery.logLevel(of: error), "\(error)") }
     }

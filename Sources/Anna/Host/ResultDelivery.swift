@@ -120,7 +120,6 @@ final class ResultDelivery: Sendable {
                 block.end()
                 self.outstanding.withLock { $0.remove(number) }
             }
-            var multiplex = multiplex
             multiplex.deliver(block.parts)
         }
     }
