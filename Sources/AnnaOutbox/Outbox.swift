@@ -93,7 +93,8 @@ public final class Outbox: Sendable {
     /// - Parameters:
     ///   - result: The result to keep until it is delivered.
     ///   - session: The session it belongs to (its results are sent in order).
-    ///   - time: When the result was delivered, in milliseconds since the epoch.
+    ///   - time: When the event that produced it happened (``/Anna/AnalyticsResult/time``), in
+    ///     milliseconds since the epoch.
     /// - Throws: ``OutboxError/resultTooLarge(bytes:limit:task:)`` (counted under `tooLarge`),
     ///   ``OutboxError/resultTooDeep(depth:limit:task:)`` (counted under `tooDeep`),
     ///   ``OutboxError/backpressure(dropped:limit:)`` for the first result of an episode in

@@ -31,6 +31,21 @@ struct OutboxCommandTests {
         let lines = collector.stop()
         #expect(lines.filter { $0.hasSuffix(": 503 (injected)") }.count == 2)
         #expect(Self.newResults(in: lines) == (try expectedResults).split(separator: "\n").count)
+        // Each result is stamped with the time of the line that produced it, not the run's.
+        let eventTimes = Set(try String(contentsOfFile: session, encoding: .utf8).split(separator: "\n").compactMap(Self.time(of:)))
+        let listed = try await AnnaInProcess.run(["collect", "--list", workspace.file("collected.sqlite")])
+        let stamped = listed.stdout.split(separator: "\n").map(Self.time(of:))
+        #expect(!stamped.isEmpty && stamped.allSatisfy { $0.map(eventTimes.contains) == true }, "\(stamped.prefix(3)) not in the session's times")
+    }
+
+    /// The `time` of one JSON line: milliseconds since the epoch, from a number or an ISO 8601 text.
+    static func time(of line: Substring) -> Double? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+        if let number = object["time"] as? Double { return number }
+        guard let text = object["time"] as? String else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text).map { ($0.timeIntervalSince1970 * 1000).rounded() }
     }
 
     @Test("results kept without --deliver are counted by stats and delivered by outbox flush, once")

@@ -159,6 +159,23 @@ struct AnalyticsEngineTests {
         #expect(try engine.snapshot(format: .markup).contains(#"createdAt="1700000000000""#))
     }
 
+    @Test("each result carries the time of the operation that produced it, given or not")
+    func resultTimes() throws {
+        let engine = try taskEngine("match('tap', (node) => node.latestEvent().attributes.n)")
+        let lastMonth = 1_792_000_000_000.0  // 2026-10-15, a replayed session's clock
+        var operations = [
+            TimedOperation(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil), time: lastMonth)
+        ]
+        for n in 0..<3 {
+            operations.append(
+                TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": .number(Double(n))]), time: lastMonth + Double(n) * 1000))
+        }
+        operations.append(TimedOperation(.event(id: NodeID(1), name: "tap", properties: ["n": 3])))
+        let results = engine.apply(operations).results
+        #expect(results.map(\.value) == [0, 1, 2, 3])
+        #expect(results.map(\.time) == [lastMonth, lastMonth + 1000, lastMonth + 2000, nil])
+    }
+
     @Test("a task that never ends is stopped; the next event is handled")
     func runawayTask() throws {
         let collector = Collector()

@@ -227,10 +227,14 @@ struct ManagerTests {
         let (manager, _, app) = manager(tasks: "match('/screen/tap', () => 'hit')")
         let results = manager.results()
         let screen = app.screen(named: "screen")
+        let before = (Date().timeIntervalSince1970 * 1000).rounded(.down)
         screen.record("tap")
+        let after = (Date().timeIntervalSince1970 * 1000).rounded(.up)
         var iterator = results.makeAsyncIterator()
-        let first = await iterator.next()
-        #expect(first == AnalyticsResult(value: "hit", meta: ResultMeta(task: "/screen/tap", path: "/screen", event: "tap")))
+        let first = try #require(await iterator.next())
+        #expect(first.value == "hit" && first.meta == ResultMeta(task: "/screen/tap", path: "/screen", event: "tap"))
+        // Stamped when the event was recorded, not when it was delivered.
+        #expect(first.time.map { $0 >= before && $0 <= after } == true, "\(String(describing: first.time)) not in \(before)...\(after)")
     }
 
     @Test("logSnapshot writes the markup to standardOutput; snapshot(format:) returns it")

@@ -63,7 +63,7 @@ struct ResultTextTests {
         var newErrors: [String] = []
         new.apply(&batch).forEachText { results in
             batches += 1
-            results.forEachResult { json, meta in
+            results.forEachResult { json, meta, _ in
                 texts.append(String(decoding: json, as: UTF8.self))
                 textMetas.append(meta)
             }

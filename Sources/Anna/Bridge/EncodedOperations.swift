@@ -37,6 +37,11 @@ struct EncodedOperations: Sendable {
         return numbers[starts[range.lowerBound]..<end]
     }
 
+    /// The times of operations `range`, in milliseconds since the epoch (NaN: none given).
+    func times(of range: Range<Int>) -> [Double] {
+        range.map { numbers[starts[$0] + 1] }
+    }
+
     /// The literals of operations `range` (the slice keeps the batch's indices).
     func literals(of range: Range<Int>) -> ArraySlice<String> {
         let end = range.upperBound < literalStarts.count ? literalStarts[range.upperBound] : literals.count

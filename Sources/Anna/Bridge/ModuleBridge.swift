@@ -123,7 +123,7 @@ final class ModuleBridge {
             context.makeValue(.bool(sent == nil)),
         ]
         tablesSent[slot] = (strings.generation, strings.strings.count)  // taken in before the operations
-        var outcome = Outcome(finished: range.count, results: PendingResults(text: [], metas: []))
+        var outcome = Outcome(finished: range.count, results: PendingResults(text: [], metas: [], times: batch.times(of: range)))
         do {
             outcome.collectionDue = try functions.apply.call(arguments).toJSON() == .bool(true)
             if let stop = context.takeStoppedPromiseJob() {
@@ -225,13 +225,14 @@ final class ModuleBridge {
             if let stop = context.takeStoppedPromiseJob() { outcome.errors.append((max(0, outcome.finished - 1), stop)) }
         }
         if taken.isString {  // only results: no metas or errors
-            outcome.results = PendingResults(text: taken.utf8Bytes(), metas: metas)
+            outcome.results = PendingResults(text: taken.utf8Bytes(), metas: metas, times: outcome.results.times)
             return
         }
         do {
             try addMetas(try taken.property("1").toString())
             outcome.errors = try errors(in: taken.property("2"))
-            outcome.results = PendingResults(text: try taken.property("0").utf8Bytes(), metas: metas)
+            outcome.results = PendingResults(
+                text: try taken.property("0").utf8Bytes(), metas: metas, times: outcome.results.times)
         } catch {
             outcome.readFailure = Self.javaScriptError(error)
         }

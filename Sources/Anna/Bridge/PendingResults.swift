@@ -7,6 +7,9 @@ struct PendingResults: Sendable {
     let text: [UInt8]
     /// The meta table as it was when the batch ran (IDs in the text index it).
     let metas: [ResultMeta]
+    /// The time of each operation of the batch, by offset (NaN: none given): each result
+    /// carries the time of the operation that produced it.
+    var times: [Double] = []
 
     /// Decodes the results and hands each to `body` with its operation's offset, in order.
     /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the text does not
@@ -24,7 +27,8 @@ struct PendingResults: Sendable {
                     case 1: metaID = Int(element.numberValue ?? -1)
                     default:
                         let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
-                        body(operation, AnalyticsResult(value: element, meta: meta))
+                        let time = operation >= 0 && operation < times.count && !times[operation].isNaN ? times[operation] : nil
+                        body(operation, AnalyticsResult(value: element, meta: meta, time: time))
                     }
                 }
             }

@@ -13,7 +13,7 @@ struct SinkListener: DeliveryListener {
         let sink: any ResultSink
 
         func receive(_ result: consuming AnalyticsResult) throws {
-            try sink.append(result, time: Manager.now())
+            try sink.append(result, time: result.time ?? Manager.now())
         }
     }
 }

@@ -24,6 +24,8 @@ struct ResultTextScanner {
     struct Element {
         var value: Range<Int>
         var metaID: Int
+        /// The offset in the batch of the operation that produced it.
+        var operation: Int
     }
 
     private var cursor: JSONByteCursor
@@ -46,12 +48,13 @@ struct ResultTextScanner {
         if consume(UInt8(ascii: "]")) { return cursor.atEnd ? elements : nil }
         elements.reserveCapacity(cursor.bytes.count / 48)
         while true {
-            guard scanInteger() != nil, consume(UInt8(ascii: ",")), let metaID = scanInteger(), consume(UInt8(ascii: ",")) else {
+            guard let operation = scanInteger(), consume(UInt8(ascii: ",")), let metaID = scanInteger(), consume(UInt8(ascii: ","))
+            else {
                 return nil
             }
             let start = cursor.position
             guard scanValue(depth: 0) else { return nil }
-            elements.append(Element(value: start..<cursor.position, metaID: metaID))
+            elements.append(Element(value: start..<cursor.position, metaID: metaID, operation: operation))
             if consume(UInt8(ascii: ",")) { continue }
             guard consume(UInt8(ascii: "]")), cursor.atEnd else { return nil }
             return elements

@@ -8,11 +8,11 @@ import CoreJS
 /// something failed.
 ///
 /// ```swift
-/// texts.forEachResult { json, meta in output.append(json); output.append(newline) }
+/// texts.forEachResult { json, meta, _ in output.append(json); output.append(newline) }
 /// ```
 package struct ResultTexts: Sendable {
     private enum Storage: Sendable {
-        case batch(text: [UInt8], elements: [ResultTextScanner.Element], metas: [ResultMeta])
+        case batch(text: [UInt8], elements: [ResultTextScanner.Element], metas: [ResultMeta], times: [Double])
         case single(AnalyticsResult)
     }
 
@@ -21,7 +21,7 @@ package struct ResultTexts: Sendable {
     /// The results of a batch, when their text can be passed on as it is.
     init?(scanning results: PendingResults) {
         guard let elements = results.text.withUnsafeBytes({ ResultTextScanner.scan($0) }) else { return nil }
-        storage = .batch(text: results.text, elements: elements, metas: results.metas)
+        storage = .batch(text: results.text, elements: elements, metas: results.metas, times: results.times)
     }
 
     /// One decoded result.
@@ -32,25 +32,26 @@ package struct ResultTexts: Sendable {
     /// How many results there are.
     package var count: Int {
         switch storage {
-        case let .batch(_, elements, _): return elements.count
+        case let .batch(_, elements, _, _): return elements.count
         case .single: return 1
         }
     }
 
     /// Calls `body` with each result's value as JSON text (UTF-8, valid only during the
-    /// call) and its meta, in order.
-    package func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?) -> Void) {
+    /// call), its meta and its time (``AnalyticsResult/time``), in order.
+    package func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?, _ time: Double?) -> Void) {
         switch storage {
-        case let .batch(text, elements, metas):
+        case let .batch(text, elements, metas, times):
             text.withUnsafeBytes { bytes in
                 for element in elements {
                     let meta = element.metaID >= 0 && element.metaID < metas.count ? metas[element.metaID] : nil
-                    body(UnsafeRawBufferPointer(rebasing: bytes[element.value]), meta)
+                    let time = element.operation >= 0 && element.operation < times.count ? times[element.operation] : .nan
+                    body(UnsafeRawBufferPointer(rebasing: bytes[element.value]), meta, time.isNaN ? nil : time)
                 }
             }
         case let .single(result):
             var json = result.value.jsonText
-            json.withUTF8 { body(UnsafeRawBufferPointer($0), result.meta) }
+            json.withUTF8 { body(UnsafeRawBufferPointer($0), result.meta, result.time) }
         }
     }
 }

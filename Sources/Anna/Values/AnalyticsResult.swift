@@ -23,10 +23,15 @@ public struct AnalyticsResult: Sendable, Equatable {
     public var value: JSONValue
     /// Where it came from; `nil` when the analytics module's core does not say (older cores).
     public var meta: ResultMeta?
+    /// When the event that produced it happened, in milliseconds since the epoch: the time
+    /// ``Analyzer`` recorded it at in an app, the line's `time` in a replayed event stream
+    /// (so a replay of last month's session stamps last month); `nil` when not known.
+    public var time: Double?
 
     /// Creates a result.
-    public init(value: JSONValue, meta: ResultMeta? = nil) {
+    public init(value: JSONValue, meta: ResultMeta? = nil, time: Double? = nil) {
         self.value = value
         self.meta = meta
+        self.time = time
     }
 }

@@ -113,7 +113,7 @@ final class OutboxRun: Sendable {
     /// Appends `result` (a refusal is reported on standard error, and counted in the outbox).
     func append(_ result: AnalyticsResult) {
         do {
-            try outbox.append(result, session: session, time: Date().timeIntervalSince1970 * 1000)
+            try outbox.append(result, session: session, time: result.time ?? Date().timeIntervalSince1970 * 1000)
             appended.withLock { $0 += 1 }
         } catch {
             if case .writeFailed = error {
@@ -131,10 +131,10 @@ final class OutboxRun: Sendable {
 
     /// Appends each of `texts` (as ``append(_:)-(AnalyticsResult)`` does).
     func append(_ texts: ResultTexts) {
-        texts.forEachResult { json, meta in
+        texts.forEachResult { json, meta, time in
             do {
                 let value = try JSONValue(parsingUTF8: json.assumingMemoryBound(to: UInt8.self))
-                append(AnalyticsResult(value: value, meta: meta))
+                append(AnalyticsResult(value: value, meta: meta, time: time))
             } catch {
                 printError("a result could not be read back for the outbox, so it was not appended: \(error)")
             }

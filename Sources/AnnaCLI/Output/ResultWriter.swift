@@ -22,7 +22,7 @@ final class ResultWriter {
     /// Writes each result as a line.
     func write(_ texts: ResultTexts) {
         count += texts.count
-        texts.forEachResult { json, meta in
+        texts.forEachResult { json, meta, _ in
             if self.meta {
                 output.append(UnsafeRawBufferPointer(start: Self.resultPrefix.utf8Start, count: Self.resultPrefix.utf8CodeUnitCount))
                 output.append(json)
