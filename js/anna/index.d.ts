@@ -4,6 +4,10 @@
 //
 //   match('master/table/cell/did-select', (node) => ({ row: node.index, title: node.latestValue('title') }));
 //
+// and a task may return an analytics call made by the globals `track`, `screen`, `identify`:
+//
+//   match('home/products/cell/did-select', (node) => track('Product Viewed', { index: node.index }));
+//
 // and an analytics module's index.js exports the core configured for its task folder:
 //
 //   module.exports = require('anna').configured({ task: __dirname + '/task' });
@@ -67,6 +71,33 @@ declare global {
    * most once per event.
    */
   function match(pattern: string | string[], fn: TaskFunction): void;
+  /** A track call for a task to return: `event` happened, with `properties`. */
+  function track(event: string, properties?: { [property: string]: unknown }): TrackCall;
+  /** A screen call for a task to return: screen `name` was shown, with `properties`. */
+  function screen(name: string, properties?: { [property: string]: unknown }): ScreenCall;
+  /** An identify call for a task to return: the user is `userId` from now on, with `traits`. */
+  function identify(userId: string, traits?: { [trait: string]: unknown }): IdentifyCall;
+}
+
+/** What `track` returns (a plain result of this shape is a track too). */
+export interface TrackCall {
+  type: 'track';
+  event: string;
+  properties: { [property: string]: unknown };
+}
+
+/** What `screen` returns. */
+export interface ScreenCall {
+  type: 'screen';
+  name: string;
+  properties: { [property: string]: unknown };
+}
+
+/** What `identify` returns. */
+export interface IdentifyCall {
+  type: 'identify';
+  userId: string;
+  traits: { [trait: string]: unknown };
 }
 
 /** What `receive` gets with each result: frozen, shared by a task's results on one path. */
@@ -155,6 +186,10 @@ export interface AnnaModule {
 
 /** The core configured for a task folder (an absolute path: `__dirname + '/task'`). */
 export function configured(options: { task: string }): AnnaModule;
+
+export const track: typeof globalThis.track;
+export const screen: typeof globalThis.screen;
+export const identify: typeof globalThis.identify;
 
 /** Parses a pattern as `match` does; throws a `PatternError` naming `file` when it is malformed. */
 export function parsePattern(text: string, file?: string): { text: string; anchored: boolean; steps: string[]; event: string };

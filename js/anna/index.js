@@ -10,6 +10,7 @@ const errors = require('./errors');
 const { Manager } = require('./manager');
 const { parsePattern } = require('./pattern');
 const { checkTaskFile } = require('./task-loader');
+const { track, screen, identify } = require('./calls');
 
 /**
  * The manager constructor for a task folder.
@@ -36,6 +37,9 @@ function configured(options) {
 
 module.exports = {
   configured,
+  track,
+  screen,
+  identify,
   Manager,
   parsePattern,
   checkTaskFile,
