@@ -55,7 +55,9 @@ public enum AnalyticsCall: Sendable, Equatable {
     }
 
     /// `members[key]` when it is an object, else the members but those `leaving`.
-    private static func fields(_ members: OrderedDictionary<String, JSONValue>, _ key: String, leaving: Set<String>) -> OrderedDictionary<String, JSONValue> {
+    private static func fields(
+        _ members: OrderedDictionary<String, JSONValue>, _ key: String, leaving: Set<String>
+    ) -> OrderedDictionary<String, JSONValue> {
         if case let .object(fields)? = members[key] { return fields }
         return members.filter { !leaving.contains($0.key) }
     }
