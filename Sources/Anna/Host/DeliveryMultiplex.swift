@@ -15,9 +15,12 @@ final class DeliveryMultiplex: @unchecked Sendable {
     private let handlesErrors: Bool
     private let logger: Logger
     private let block: DeliveryBlock
+    private let redaction: Redaction?
 
-    /// `receivers` is not empty; its first `storing` store results.
-    init(receivers: [any DeliveryReceiver], storing: Int, logger: Logger, block: DeliveryBlock) {
+    /// `receivers` is not empty; its first `storing` store results; `redaction` applies to
+    /// each result before any of them sees it.
+    init(receivers: [any DeliveryReceiver], storing: Int, logger: Logger, block: DeliveryBlock, redaction: Redaction? = nil) {
+        self.redaction = redaction
         self.receivers = receivers
         self.storing = storing
         handlesErrors = receivers.contains { $0.handlesErrors }
@@ -39,7 +42,15 @@ final class DeliveryMultiplex: @unchecked Sendable {
 
     /// Hands `result` to each receiver, counting it delivered once those that store results
     /// took it; the last receiver gets it moved in.
-    private func send(_ result: consuming AnalyticsResult) {
+    private func send(_ given: consuming AnalyticsResult) {
+        var result = given
+        if let redaction {
+            guard let kept = redaction.redact(result) else {
+                block.countDelivered()  // dropped by the redaction: delivered as far as anyone waits
+                return
+            }
+            result = kept
+        }
         if storing == 0 { block.countDelivered() }
         var index = 0
         while index < receivers.count - 1 {

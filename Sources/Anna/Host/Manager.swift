@@ -36,7 +36,8 @@ public final class Manager: Sendable {
         self.moduleURL = moduleURL
         self.dependency = dependency
         inspector = dependency.inspector
-        delivery = ResultDelivery(logger: dependency.logger, outbox: dependency.outbox, inspector: dependency.inspector)
+        delivery = ResultDelivery(
+            logger: dependency.logger, outbox: dependency.outbox, inspector: dependency.inspector, redaction: dependency.redaction)
         defer {
             delivery.attach(to: self)
             if dependency.debug { DebugManagers.add(self) }
@@ -45,7 +46,7 @@ public final class Manager: Sendable {
         }
         script = ScriptQueue(
             configuration: .init(moduleURL: moduleURL, runtime: dependency.runtime),
-            recordingURL: dependency.recordingURL, delivery: delivery, logger: dependency.logger)
+            recordingURL: dependency.recordingURL, redaction: dependency.redaction, delivery: delivery, logger: dependency.logger)
     }
 
     /// Receives results and errors. Held weakly, as delegates are: keep a strong reference
@@ -123,7 +124,7 @@ public final class Manager: Sendable {
     /// It is encoded right away, on the calling thread.
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
         script.enqueue(for: self) { $0.append(operation, time: time) }
-        inspector?.manager(self, didQueue: operation, time: time)
+        if let inspector { inspector.manager(self, didQueue: dependency.redaction?.redact(operation) ?? operation, time: time) }
     }
 
     /// Queues `recordEvent` (encoded right away, on the calling thread).

@@ -23,6 +23,9 @@ extension Manager {
         /// In debug mode, how long events may wait for their analyzer's parent before they are
         /// reported (``AnalyticsError/eventsWaiting(owner:chain:events:)``), once per analyzer.
         public var waitingEventsReportDelay: Duration = .seconds(3)
+        /// When set, the keys it names are taken out of every result before any listener sees
+        /// it, and out of the recording and the operations the inspector is shown.
+        public var redaction: Redaction?
         /// When set, every result is also appended here (on the delegate queue, before the
         /// delegate sees it), e.g. a durable `Outbox` from the `AnnaOutbox` library.
         public var outbox: (any ResultSink)?

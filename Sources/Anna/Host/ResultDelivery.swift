@@ -37,15 +37,18 @@ final class ResultDelivery: Sendable {
     private let listeners: [any DeliveryListener]
     /// The listeners that store results, which the drain at exit still hands them to.
     private let storingListeners: [any DeliveryListener]
+    /// Applied to every result before any listener sees it.
+    private let redaction: Redaction?
 
     /// Delivers to no one until a delegate or a stream is added (but `outbox`, which takes
     /// every result, `inspector`, which sees everything, and the `added` listeners, after
     /// them); unhandled errors go to `logger`.
     init(
-        logger: Logger, outbox: (any ResultSink)? = nil, inspector: (any ManagerInspector)? = nil,
+        logger: Logger, outbox: (any ResultSink)? = nil, inspector: (any ManagerInspector)? = nil, redaction: Redaction? = nil,
         adding added: [any DeliveryListener] = []
     ) {
         self.logger = logger
+        self.redaction = redaction
         delegates = DelegateListener(logger: logger)
         streams = StreamListener()
         // The listeners, one line each (order: the sink, the streams, the delegate, the inspector).
@@ -113,7 +116,7 @@ final class ResultDelivery: Sendable {
         }
         let block = DeliveryBlock(parts: parts, hasReceivers: receivers.contains { $0.takesResults })
         let number = outstanding.withLock { $0.add(block) }
-        let multiplex = DeliveryMultiplex(receivers: receivers, storing: storing, logger: logger, block: block)
+        let multiplex = DeliveryMultiplex(receivers: receivers, storing: storing, logger: logger, block: block, redaction: redaction)
         queue.async {
             guard block.begin() else { return }  // taken by the drain at exit
             defer {
@@ -187,8 +190,13 @@ final class ResultDelivery: Sendable {
         }
         var stored = 0
         var total = 0
-        func send(_ result: AnalyticsResult) {
+        func send(_ given: AnalyticsResult) {
             total += 1
+            let kept: AnalyticsResult? = if let redaction { redaction.redact(given) } else { given }
+            guard let result = kept else {
+                stored += 1  // dropped by the redaction: nothing to store
+                return
+            }
             var refused = false
             for index in receivers.indices {
                 do {

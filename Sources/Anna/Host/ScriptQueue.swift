@@ -20,6 +20,7 @@ final class ScriptQueue: @unchecked Sendable {
 
     private let configuration: AnalyticsEngine.Configuration
     private let recordingURL: URL?
+    private let redaction: Redaction?
     private let delivery: ResultDelivery
     private let logger: Logger
     private let queue = DispatchQueue(label: "anna.manager.script")
@@ -46,9 +47,13 @@ final class ScriptQueue: @unchecked Sendable {
     /// counts them when it times out, or when a task of the chunk ends the process).
     private let chunkOperationsLeft = Atomic<Int>(0)
 
-    init(configuration: AnalyticsEngine.Configuration, recordingURL: URL?, delivery: ResultDelivery, logger: Logger) {
+    init(
+        configuration: AnalyticsEngine.Configuration, recordingURL: URL?, redaction: Redaction? = nil, delivery: ResultDelivery,
+        logger: Logger
+    ) {
         self.configuration = configuration
         self.recordingURL = recordingURL
+        self.redaction = redaction
         self.delivery = delivery
         self.logger = logger
         queue.setSpecific(key: Self.queueKey, value: UInt(bitPattern: ObjectIdentifier(self)))
@@ -174,7 +179,13 @@ final class ScriptQueue: @unchecked Sendable {
         let decoder = OperationDecoder(batch: batch, table: strings)
         let loaded = loadedEngine()
         // Recorded as sent, whether or not the module loaded: the session is what the app did.
-        recorder?.record(range.lazy.map(decoder.operation(at:)))
+        if let recorder {
+            if let redaction {
+                recorder.record(range.lazy.map { redaction.redact(decoder.operation(at: $0)) })
+            } else {
+                recorder.record(range.lazy.map(decoder.operation(at:)))
+            }
+        }
         guard case let .success(engine) = loaded else {
             if configuration.debug { keepForReplay(range.map(decoder.operation(at:))) }
             return
