@@ -1,6 +1,7 @@
 import CoreJS
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The port between Swift and the JavaScript analytics module.
 ///
@@ -30,6 +31,8 @@ public final class Manager: Sendable {
     /// ``Dependency/inspector``, kept apart: read on every operation.
     private let inspector: (any ManagerInspector)?
     let script: ScriptQueue
+    /// Whether the user opted out (``optOut()``); read on every event.
+    let optedOut = Atomic<Bool>(false)
 
     /// Creates a manager; nothing is loaded until the first operation.
     public init(moduleURL: URL, dependency: Dependency = Dependency()) {
@@ -121,14 +124,17 @@ public final class Manager: Sendable {
     // MARK: - Operations from analyzers
 
     /// Queues a module operation, stamped with `time` (ms since the epoch; default: now).
-    /// It is encoded right away, on the calling thread.
+    /// It is encoded right away, on the calling thread. An event is dropped while the user
+    /// opted out (``optOut()``).
     func send(_ operation: ModuleOperation, time: Double = Manager.now()) {
+        if case .event = operation, optedOut.load(ordering: .relaxed) { return }
         script.enqueue(for: self) { $0.append(operation, time: time) }
         if let inspector { inspector.manager(self, didQueue: dependency.redaction?.redact(operation) ?? operation, time: time) }
     }
 
-    /// Queues `recordEvent` (encoded right away, on the calling thread).
+    /// Queues `recordEvent` (encoded right away, on the calling thread), unless the user opted out.
     func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
+        guard !optedOut.load(ordering: .relaxed) else { return }
         script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
         inspector?.manager(self, didQueueEvent: name, on: id, time: time)
     }

@@ -35,6 +35,8 @@ final class ScriptQueue: @unchecked Sendable {
     private var strings = StringTableMirror()
     private var recorder: EventStreamRecorder?
     private var recorderFailed = false
+    /// Set while the user opted out (``Manager/optOut()``): nothing is written to the recording.
+    private var recordingPaused = false
     /// Results and errors gathered since the last delivery, in order.
     private var collected: [ResultDelivery.Part] = []
     /// The engine's output of the last call, emptied into ``collected`` (its storage reused).
@@ -169,6 +171,8 @@ final class ScriptQueue: @unchecked Sendable {
         case let .handled(signal):
             deliverCollected()
             signal()
+        case let .recording(on):
+            recordingPaused = !on
         }
     }
 
@@ -179,7 +183,7 @@ final class ScriptQueue: @unchecked Sendable {
         let decoder = OperationDecoder(batch: batch, table: strings)
         let loaded = loadedEngine()
         // Recorded as sent, whether or not the module loaded: the session is what the app did.
-        if let recorder {
+        if let recorder, !recordingPaused {
             if let redaction {
                 recorder.record(range.lazy.map { redaction.redact(decoder.operation(at: $0)) })
             } else {

@@ -10,6 +10,8 @@ enum ScriptTask: Sendable {
     case report(any Error)
     /// Runs (on the delegate queue) once everything before it was handled and delivered.
     case barrier(@Sendable () -> Void)
+    /// Resumes (`true`) or pauses (`false`) the recording, in order with the operations.
+    case recording(Bool)
     /// Runs on the script queue once everything before it was handled and its results handed
     /// to the delegate queue (the drain at exit, which must not wait for the delegate queue).
     case handled(@Sendable () -> Void)
