@@ -189,6 +189,21 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// Deletes everything the file holds of users' data: the results appended before the call
+    /// (written first), waiting or in flight, the dead letters and the drop counts; then
+    /// compacts the file, so the deleted bytes are gone from the disk too. The session names
+    /// and their counters stay: a later result of a session keeps its place, so no message ID
+    /// is used twice. A recording (`Manager.Dependency.recordingURL`) is the app's file to delete.
+    /// - Returns: How many results and dead letters were deleted.
+    /// - Throws: ``OutboxError/storage(path:message:)`` when the file cannot be changed.
+    @discardableResult
+    public func deleteAll() throws(OutboxError) -> Int {
+        writer.synchronize()
+        do { return try store.deleteAll() } catch {
+            throw .storage(path: path, message: "cannot delete the stored results: \(error)")
+        }
+    }
+
     /// Writes what is queued, refuses further appends and closes the file (folding the
     /// write-ahead log into it).
     public func close() {

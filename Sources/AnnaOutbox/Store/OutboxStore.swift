@@ -325,6 +325,23 @@ final class OutboxStore: Sendable {
 
     /// Moves every dead letter that can be sent back to the end of the queue, with its
     /// message ID, session and sequence number unchanged; returns how many.
+    /// Deletes every waiting result, every dead letter and the drop counts, then compacts the
+    /// file and truncates the write-ahead log, so the deleted bytes leave the disk too.
+    /// - Returns: How many results and dead letters were deleted.
+    func deleteAll() throws -> Int {
+        let deleted = try database.write { db in
+            let count =
+                (try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0)
+                + (try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0)
+            try db.execute(sql: "DELETE FROM message; DELETE FROM deadLetter; DELETE FROM dropCount")
+            counters.withLock { $0 = Counters() }
+            return count
+        }
+        try database.vacuum()
+        _ = try database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        return deleted
+    }
+
     func requeueDeadLetters(now: Double) throws -> (requeued: Int, kept: Int) {
         try database.write { db in
             var requeued = 0
