@@ -8,7 +8,8 @@ public struct OutboxMessage: Sendable, Equatable {
     public var session: String
     /// The result's position in its session, from 0.
     public var seq: Int64
-    /// When the result was delivered, in milliseconds since the epoch (sent as ISO 8601 to the
+    /// When the event that produced the result happened (``/Anna/AnalyticsResult/time``, or the
+    /// append time when it had none), in milliseconds since the epoch (sent as ISO 8601 to the
     /// millisecond, so a received message has a whole number).
     public var time: Double
     /// The task's pattern, when the core names it.

@@ -17,7 +17,7 @@ public enum WireFormat {
         public static let session = "session"
         /// The sequence number in the session.
         public static let seq = "seq"
-        /// The delivery time (ISO 8601).
+        /// When the result's event happened (ISO 8601).
         public static let time = "time"
         /// The task's pattern, or null.
         public static let task = "task"
