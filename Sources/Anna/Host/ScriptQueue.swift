@@ -184,11 +184,12 @@ final class ScriptQueue: @unchecked Sendable {
         let loaded = loadedEngine()
         // Recorded as sent, whether or not the module loaded: the session is what the app did.
         if let recorder, !recordingPaused {
-            if let redaction {
-                recorder.record(range.lazy.map { redaction.redact(decoder.operation(at: $0)) })
-            } else {
-                recorder.record(range.lazy.map(decoder.operation(at:)))
-            }
+            let redaction = redaction
+            recorder.record(
+                range.lazy.map { offset in
+                    let operation = decoder.operation(at: offset)
+                    return redaction.map { $0.redact(operation) } ?? operation
+                })
         }
         guard case let .success(engine) = loaded else {
             if configuration.debug { keepForReplay(range.map(decoder.operation(at:))) }
