@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-times test-browser test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
+.PHONY: setup build run test test-times test-browser test-conformance test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -39,7 +39,8 @@ run: build
 ## the slowest): the debug build and `swift test`; then the one release build of `anna`
 ## (`make release`), which the install test, the README's package as a consumer (both
 ## ANNA_TEST_INSTALL=1, on their own: beside the other tests their builds starved the
-## time-limited ones on 2 cores) and the browser tests use; last, the documentation (`make docs`).
+## time-limited ones on 2 cores), the vendors' conformance and the browser tests use; last, the
+## documentation (`make docs`).
 TEST_RESULTS := .build/test-results
 TIMED        := .ci/timed $(TEST_RESULTS)/phases.tsv
 test: setup lint
@@ -49,6 +50,7 @@ test: setup lint
 	$(TIMED) "release build" $(MAKE) --no-print-directory release
 	$(TIMED) "install and consumer tests" env ANNA_TEST_INSTALL=1 \
 	  $(SWIFT) test --skip-build --filter 'InstallTests|ConsumerPackageTests' --xunit-output $(TEST_RESULTS)/install.xml
+	$(TIMED) "conformance tests" $(MAKE) --no-print-directory test-conformance ANNA_BIN=$(CURDIR)/.build/release/anna
 	$(TIMED) "browser tests" $(MAKE) --no-print-directory test-browser ANNA_BIN=$(CURDIR)/.build/release/anna
 	$(TIMED) "docs" $(MAKE) --no-print-directory docs
 	@.ci/test-times 0
@@ -77,6 +79,19 @@ test-browser: setup
 	@$(BROWSER_VENV)/bin/python -c 'import selenium' 2>/dev/null || $(BROWSER_VENV)/bin/pip install --quiet 'selenium>=4.20'
 	@[ -n "$(ANNA_BIN)" ] || $(SWIFT) build --product anna
 	ANNA="$${ANNA_BIN:-$$($(SWIFT) build --show-bin-path)/anna}" $(BROWSER_VENV)/bin/python tests/browser/test_inspector.py
+
+CONFORMANCE_VENV := .build/conformance-venv
+CONFORMANCE_SDKS := segment-analytics-python==2.4.0 posthog==7.91.1 amplitude-analytics==1.3.0
+
+## Segment's, PostHog's and Amplitude's official Python SDKs (from PyPI, in a venv under .build)
+## and `anna run --format …` send the same events to loopback receivers; the requests must
+## match key for key and type for type (tests/conformance/README.md).
+test-conformance: setup
+	@dpkg-query -W -f='$${Status}' python3-venv 2>/dev/null | grep -q "install ok installed" || { 	  $(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends python3-venv; }
+	@[ -x $(CONFORMANCE_VENV)/bin/python ] || python3 -m venv $(CONFORMANCE_VENV)
+	@$(CONFORMANCE_VENV)/bin/python -c 'import segment.analytics, posthog, amplitude' 2>/dev/null 	  || $(CONFORMANCE_VENV)/bin/pip install --quiet $(CONFORMANCE_SDKS)
+	@[ -n "$(ANNA_BIN)" ] || $(SWIFT) build --product anna
+	ANNA="$${ANNA_BIN:-$$($(SWIFT) build --show-bin-path)/anna}" $(CONFORMANCE_VENV)/bin/python tests/conformance/test_conformance.py
 
 ## The outbox's kill and corruption tests alone (they also run in `make test`): children
 ## SIGKILLed ANNA_KILL_ROUNDS times while appending and while uploading, ANNA_CORRUPTION_FILES

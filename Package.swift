@@ -18,7 +18,7 @@ let package = Package(
     // All traits are on by default, so this repository builds and tests everything.
     traits: [
         .default(enabledTraits: ["Outbox", "Inspector", "Tools"]),
-        .trait(name: "Outbox", description: "The AnnaOutbox product: GRDB, AsyncHTTPClient, compress-nio."),
+        .trait(name: "Outbox", description: "The AnnaOutbox product: GRDB, AsyncHTTPClient, compress-nio, swift-crypto."),
         .trait(name: "Inspector", description: "The AnnaInspector product: Hummingbird."),
         .trait(
             name: "Tools", description: "The `anna` command: ArgumentParser, with the outbox and the inspector.",
@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `make docs` (generate-documentation); used by no target, so no app fetches it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -104,7 +105,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Outbox"])),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Outbox"])),
                 .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Outbox"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Outbox"])),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,6 +3,7 @@ import CoreJS
 import Foundation
 import GRDB
 import Logging
+import OrderedCollections
 
 /// A durable queue of results in an SQLite file (WAL), uploaded by an ``OutboxUploader``.
 ///
@@ -28,9 +29,15 @@ public final class Outbox: Sendable {
     /// When the file was damaged at open: what was recovered, and where the damaged copy is.
     public let salvage: OutboxError?
 
+    /// Who the results are about: the anonymous ID kept in the file, the user ID, the
+    /// analytics session, the context and super-properties.
+    public let identity: OutboxIdentity
+
     let store: OutboxStore
     let writer: OutboxWriter
     let onError: @Sendable (OutboxError) -> Void
+    /// The session of identify calls made from Swift.
+    private let callSession = Outbox.newSession()
 
     /// Opens the outbox at `path`, creating it when missing. A damaged file is set aside
     /// (renamed `<path>.damaged-<ms>`), what it still holds is copied into a new file, and
@@ -70,7 +77,20 @@ public final class Outbox: Sendable {
             report(summary)
         }
         self.salvage = salvage
-        writer = OutboxWriter(store: store, onError: report)
+        let writer = OutboxWriter(store: store, onError: report)
+        self.writer = writer
+        var stored: [String: String]
+        do {
+            stored = try store.identity()
+            if stored[OutboxIdentity.Key.anonymousId] == nil, !configuration.readOnly {
+                let made = OutboxIdentity.newAnonymousId()
+                try store.save([OutboxIdentity.Key.anonymousId: made])
+                stored[OutboxIdentity.Key.anonymousId] = made
+            }
+        } catch {
+            throw OutboxError.storage(path: path, message: "cannot read or write the identity: \(error)")
+        }
+        identity = OutboxIdentity(stored: stored, configuration: configuration) { writer.save(identity: $0) }
     }
 
     /// A new random session name.
@@ -120,6 +140,8 @@ public final class Outbox: Sendable {
         }
         let meta = result.meta
         let appendedAt = Date().timeIntervalSince1970
+        let envelope = identity.stamp(time: time, identifying: Self.identifiedUser(result.value))
+        let destinations = configuration.destinations.isEmpty ? [""] : configuration.destinations
         // The message ID repeats the session and adds up to 20 digits.
         let bytes =
             WireFormat.messageOverheadBytes + 2 * session.utf8.count + 20 + resultBytes + (meta?.task.utf8.count ?? 0)
@@ -130,9 +152,26 @@ public final class Outbox: Sendable {
                 let message = OutboxMessage(
                     messageId: MessageID.make(session: session, seq: seq), session: session, seq: seq, time: time,
                     task: meta?.task, path: meta?.path, event: meta?.event, result: text)
-                return OutboxStore.Entry(message: message, bytes: bytes, appendedAt: appendedAt)
+                return destinations.map { destination in
+                    OutboxStore.Entry(
+                        message: message, bytes: bytes, appendedAt: appendedAt, destination: destination, envelope: envelope)
+                }
             }, bytes: bytes)
         if let refusal { throw refusal }
+    }
+
+    /// The user ID an identify result sets (``/Anna/AnalyticsCall``'s rule), nil for any other.
+    static func identifiedUser(_ value: JSONValue) -> String? {
+        guard case let .object(members) = value, members["type"]?.stringValue == "identify" else { return nil }
+        return members["userId"]?.stringValue
+    }
+
+    /// Sets the user ID and queues an identify call with `traits` for every destination (as a
+    /// task's `identify(userId, traits)` does), stamped now.
+    /// - Throws: What ``append(_:session:time:)`` throws.
+    public func identify(userId: String, traits: OrderedDictionary<String, JSONValue> = [:]) throws(OutboxError) {
+        let value: JSONValue = ["type": "identify", "userId": .string(userId), "traits": .object(traits)]
+        try append(AnalyticsResult(value: value), session: callSession, time: (Date().timeIntervalSince1970 * 1000).rounded())
     }
 
     /// Waits until every result appended so far is written to the file, or until `deadline`,
@@ -196,12 +235,17 @@ public final class Outbox: Sendable {
     /// is used twice. A recording (`Manager.Dependency.recordingURL`) is the app's file to delete.
     /// - Returns: How many results and dead letters were deleted.
     /// - Throws: ``OutboxError/storage(path:message:)`` when the file cannot be changed.
+    /// The identity goes too: a new anonymous ID, no user ID (``OutboxIdentity/reset()``).
     @discardableResult
     public func deleteAll() throws(OutboxError) -> Int {
         writer.synchronize()
-        do { return try store.deleteAll() } catch {
+        let deleted: Int
+        do { deleted = try store.deleteAll() } catch {
             throw .storage(path: path, message: "cannot delete the stored results: \(error)")
         }
+        identity.reset()
+        writer.synchronize()
+        return deleted
     }
 
     /// Writes what is queued, refuses further appends and closes the file (folding the

@@ -1,3 +1,6 @@
+import CoreJS
+import OrderedCollections
+
 /// How an ``Outbox`` keeps results: durability, the size limit of one result, and the disk
 /// caps that drop the oldest results (each drop counted by reason).
 public struct OutboxConfiguration: Sendable {
@@ -40,6 +43,20 @@ public struct OutboxConfiguration: Sendable {
     /// (``OutboxError/storage(path:message:)``) rather than salvaged.
     public var readOnly = false
 
+    /// The destinations each result is queued for, each with its own queue in the file
+    /// (one ``OutboxUploader`` each, named by ``UploadConfiguration/destination``); `[""]`,
+    /// the default destination, unless set. The caps count every destination's rows.
+    public var destinations: [String] = [""]
+    /// The app's name and version, sent in every result's context.
+    public var app: AppInfo?
+    /// Context added to every result's (``AnalyticsContext/make(app:extra:)``).
+    public var context: OrderedDictionary<String, JSONValue> = [:]
+    /// Properties added to every track and screen (an event's own win).
+    public var superProperties: OrderedDictionary<String, JSONValue> = [:]
+    /// How long without a result ends an analytics session (by the results' event times);
+    /// 30 minutes, as PostHog's and Amplitude's web SDKs.
+    public var sessionIdleTimeout: Duration = .seconds(30 * 60)
+
     /// The defaults: kill-safe, 32 KB per result, 1M results, 256 MB, 7 days.
     public init() {}
 }
@@ -71,9 +88,40 @@ public struct UploadConfiguration: Sendable {
     /// How often an idle uploader looks for new results.
     public var pollInterval: Duration = .milliseconds(50)
 
-    /// Uploads to `url` with the default limits: 100 results and 500 KB per batch, back-off
-    /// from 0.5 s doubling to 300 s with up to 10% jitter.
-    public init(url: String) {
+    /// The body sent and the answers understood; ``DeliveryFormat/anna`` by default.
+    public var format: DeliveryFormat
+    /// The destination whose queue is sent (``OutboxConfiguration/destinations``); `""`, the default one.
+    public var destination = ""
+    /// The vendor's key: Segment's write key (Basic auth), PostHog's project API key and
+    /// Amplitude's API key (in the body).
+    public var apiKey: String?
+    /// Headers added to every request (a webhook's token, say).
+    public var headers: [(name: String, value: String)] = []
+    /// When set, every request carries `X-Anna-Signature: sha256=<hex>`, the HMAC-SHA256 of
+    /// its body with this secret.
+    public var signingSecret: String?
+    /// How many results make ``OutboxUploader/run()`` send at once; fewer wait up to
+    /// ``flushInterval`` for more (``OutboxUploader/flush(timeout:)`` sends all there are).
+    public var flushAt: Int
+    /// How long ``OutboxUploader/run()`` lets fewer than ``flushAt`` results wait.
+    public var flushInterval: Duration
+    /// The most bytes one result may take in the destination's format; a larger one is set
+    /// aside as a dead letter (Segment: 32 KB).
+    public var maximumEventBytes: Int
+
+    /// Uploads to `url` in `format` with the format's defaults: Anna's own sends at once, 100
+    /// results and 500 KB per batch; Segment, PostHog and Amplitude batch 20 results or wait
+    /// 30 s, within each API's limits. Back-off from 0.5 s doubling to 300 s with up to 10% jitter.
+    public init(url: String, format: DeliveryFormat = .anna) {
         self.url = url
+        self.format = format
+        let defaults = format.defaults
+        flushAt = defaults.flushAt
+        flushInterval = defaults.flushInterval
+        maximumBatchCount = defaults.maximumBatchCount
+        maximumBatchBytes = defaults.maximumBatchBytes
+        maximumEventBytes = defaults.maximumEventBytes
+        // Amplitude names the refused events of a batch in its answer: keep all of it.
+        if format == .amplitude { maximumKeptResponseBytes = 256 * 1024 }
     }
 }

@@ -40,6 +40,12 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// results. Reported once per session per opening; the results are appended all the same
     /// (a replay of the same session relies on it).
     case sessionReused(path: String, session: String, recorded: Int)
+    /// The destination refused the key or token (401, 403, or Amplitude's "Invalid API key"):
+    /// its uploader stopped, the results are kept for a run with the right key.
+    case unauthorized(status: Int, url: String, body: String)
+    /// Results could not be put in the destination's format (larger than its per-event cap,
+    /// an ID too short for Amplitude): set aside as dead letters, `count` of them this time.
+    case unsendable(url: String, reason: String, count: Int)
 
     /// The message, with what to do.
     public var description: String {
@@ -87,6 +93,12 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .sessionReused(path, session, recorded):
             return
                 "outbox \(path): session '\(session)' already has \(Plural.count(recorded, "result")) in this file from an earlier run (\(session)#0 to \(session)#\(recorded - 1), delivered or not): this run numbers its results from \(session)#0 again, repeating their message IDs, so a collector that drops duplicates keeps only this run's results from \(session)#\(recorded) on; give each run its own session (Outbox.newSession(), the default; anna run without --session) unless this is a replay of the same session"
+        case let .unauthorized(status, url, body):
+            return
+                "outbox: \(status) \(status == 403 ? "Forbidden" : status == 401 ? "Unauthorized" : "Invalid API key") from \(url) (\(body.prefix(200))): check --api-key (UploadConfiguration.apiKey); delivery to it stopped, the results are kept for the next run"
+        case let .unsendable(url, reason, count):
+            return
+                "outbox: \(Plural.count(count, "result")) for \(url) set aside as dead letters: \(reason) (anna outbox dead FILE)"
         }
     }
 }

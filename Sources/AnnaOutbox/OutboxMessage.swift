@@ -38,7 +38,12 @@ public struct OutboxMessage: Sendable, Equatable {
 
     /// A checksum over every field (64-bit FNV-1a), stored beside the row so a row whose bytes
     /// changed on disk is noticed rather than sent.
-    var checksum: Int64 {
+    var checksum: Int64 { checksum(destination: "", envelope: nil) }
+
+    /// The checksum of the message kept for `destination` with the envelope row `envelope`:
+    /// for the default destination without an envelope, ``checksum`` (what rows written
+    /// before destinations existed hold).
+    func checksum(destination: String, envelope: Int64?) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ text: String?) {
             guard let text else {
@@ -56,6 +61,10 @@ public struct OutboxMessage: Sendable, Equatable {
         mix(path)
         mix(event)
         mix(result)
+        if !destination.isEmpty || envelope != nil {
+            mix(destination)
+            mix(envelope.map { String($0) })
+        }
         return Int64(bitPattern: hash)
     }
 }

@@ -10,13 +10,40 @@ public struct OutboxStats: Sendable, Equatable, Codable {
     public var dropped: [String: Int]
     /// How long the oldest waiting result has waited, in seconds (0 when none waits).
     public var oldestAgeSeconds: Double
+    /// Each destination's share, by name (`""`: the default destination), for every
+    /// destination with a result waiting or set aside.
+    public var destinations: [String: DestinationStats] = [:]
 
     /// Stats with every figure given.
-    public init(pending: Int, inFlight: Int, deadLetter: Int, dropped: [String: Int], oldestAgeSeconds: Double) {
+    public init(
+        pending: Int, inFlight: Int, deadLetter: Int, dropped: [String: Int], oldestAgeSeconds: Double,
+        destinations: [String: DestinationStats] = [:]
+    ) {
         self.pending = pending
         self.inFlight = inFlight
         self.deadLetter = deadLetter
         self.dropped = dropped
+        self.oldestAgeSeconds = oldestAgeSeconds
+        self.destinations = destinations
+    }
+}
+
+/// One destination's results in an outbox: its own queue.
+public struct DestinationStats: Sendable, Equatable, Codable {
+    /// Results waiting for it (not in its request under way).
+    public var pending = 0
+    /// Results in its request under way.
+    public var inFlight = 0
+    /// Results it refused, set aside.
+    public var deadLetter = 0
+    /// How long its oldest waiting result has waited, in seconds.
+    public var oldestAgeSeconds: Double = 0
+
+    /// Stats with every figure given.
+    public init(pending: Int = 0, inFlight: Int = 0, deadLetter: Int = 0, oldestAgeSeconds: Double = 0) {
+        self.pending = pending
+        self.inFlight = inFlight
+        self.deadLetter = deadLetter
         self.oldestAgeSeconds = oldestAgeSeconds
     }
 }
@@ -45,4 +72,6 @@ public struct DeadLetter: Sendable, Equatable {
     public var reason: String
     /// When, in seconds since the epoch.
     public var deadAt: Double
+    /// The destination that refused it (`""`: the default one).
+    public var destination: String = ""
 }

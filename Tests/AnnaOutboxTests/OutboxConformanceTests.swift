@@ -79,7 +79,25 @@ import Testing
         #expect(requests.filter { $0.status == 200 }.flatMap(\.messageIds) == (0..<4).map { "s1#\($0)" })
     }
 
-    @Test(arguments: [401, 403, 404, 405, 409, 410, 418])
+    @Test(arguments: [401, 403])
+    func aRefusedKeyStopsDeliveryAfterOneRequestAndSaysSoOnce(status: Int) async throws {
+        let rig = try Rig()
+        try rig.append(3)
+        let server = try await rig.collector(.failing(status, times: 4))
+        let uploader = try rig.uploader(server.url)
+        let outcome = await uploader.flush()
+        let second = await uploader.flush()
+        await server.stop()
+        var stopped = false
+        if case .stopped(3, .unauthorized(status, _, _)) = outcome { stopped = true }
+        #expect(stopped, "expected a stop for the key with 3 results kept, got \(outcome)")
+        #expect(second == outcome, "a second flush sends nothing")
+        #expect(server.collector.requests.count == 1)
+        #expect(rig.errors.all.filter { if case .unauthorized = $0 { true } else { false } }.count == 1)
+        #expect(try rig.outbox.stats().pending == 3)
+    }
+
+    @Test(arguments: [404, 405, 409, 410, 418])
     func otherClientErrorsKeepTheResultsAndReportOnce(status: Int) async throws {
         let rig = try Rig()
         try rig.append(3)

@@ -43,7 +43,10 @@ struct OutboxCommand: ParsableCommand {
             abstract: "Print how many results wait, are in flight, were set aside or dropped.")
 
         @Argument(help: "The outbox file.") var file: String
-        @Flag(help: "Print JSON: pending, inFlight, deadLetter, dropped (by reason), oldestAgeSeconds.") var json = false
+        @Flag(
+            help:
+                "Print JSON: pending, inFlight, deadLetter, dropped (by reason), oldestAgeSeconds, destinations (each one's), anonymousId, userId."
+        ) var json = false
 
         func run() throws {
             let outbox = try OutboxCommand.open(file, readOnly: true)
@@ -52,10 +55,24 @@ struct OutboxCommand: ParsableCommand {
             if json {
                 let dropped = JSONValue.object(
                     .init(uniqueKeysWithValues: stats.dropped.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
+                let destinations = JSONValue.object(
+                    .init(
+                        uniqueKeysWithValues: stats.destinations.sorted { $0.key < $1.key }.map { name, figures in
+                            (
+                                name,
+                                [
+                                    "pending": .number(Double(figures.pending)), "inFlight": .number(Double(figures.inFlight)),
+                                    "deadLetter": .number(Double(figures.deadLetter)),
+                                    "oldestAgeSeconds": .number((figures.oldestAgeSeconds * 1000).rounded() / 1000),
+                                ] as JSONValue
+                            )
+                        }))
                 let object: JSONValue = [
                     "pending": .number(Double(stats.pending)), "inFlight": .number(Double(stats.inFlight)),
                     "deadLetter": .number(Double(stats.deadLetter)), "dropped": dropped,
                     "oldestAgeSeconds": .number((stats.oldestAgeSeconds * 1000).rounded() / 1000),
+                    "destinations": destinations, "anonymousId": .string(outbox.identity.anonymousId),
+                    "userId": outbox.identity.userId.map(JSONValue.string) ?? .null,
                 ]
                 printOutput(object.jsonText)
             } else {
@@ -65,6 +82,13 @@ struct OutboxCommand: ParsableCommand {
                 let dropped = stats.dropped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
                 printOutput("dropped:          \(dropped.isEmpty ? "none" : dropped.joined(separator: ", "))")
                 printOutput("oldestAgeSeconds: \(String(format: "%.1f", stats.oldestAgeSeconds))")
+                printOutput("anonymousId:      \(outbox.identity.anonymousId)")
+                printOutput("userId:           \(outbox.identity.userId ?? "none")")
+                for (name, figures) in stats.destinations.sorted(by: { $0.key < $1.key }) {
+                    printOutput(
+                        "destination \(name.isEmpty ? "(default)" : name): \(figures.pending) pending, \(figures.inFlight) in flight, \(figures.deadLetter) dead letters, oldest \(String(format: "%.1f", figures.oldestAgeSeconds)) s"
+                    )
+                }
             }
         }
     }
@@ -76,6 +100,8 @@ struct OutboxCommand: ParsableCommand {
         @Argument(help: "The outbox file.") var file: String
         @Option(help: ArgumentHelp("Where to post the batches.", valueName: "url")) var deliver: String
         @Option(help: "Give up after this many seconds, the request under way included (default: never).") var timeout: Double?
+        @Option(help: "The destination whose queue is sent (a name from --destinations; default: the default one).")
+        var destination = ""
         @OptionGroup var delivery: DeliveryOptions
 
         func validate() throws {
@@ -87,11 +113,14 @@ struct OutboxCommand: ParsableCommand {
             defer { outbox.close() }
             let uploader: OutboxUploader
             do {
-                uploader = try OutboxUploader(outbox: outbox, configuration: delivery.configuration(url: deliver))
-            } catch {
+                var configuration = try delivery.configuration(url: deliver)
+                configuration.destination = destination
+                configuration.flushAt = 1
+                uploader = try OutboxUploader(outbox: outbox, configuration: configuration)
+            } catch let error as OutboxError {
                 throw CommandFailure("\(error)", exitCode: ExitCodes.usage)
             }
-            let waiting = try outbox.stats().pending
+            let waiting = try outbox.stats().destinations[destination]?.pending ?? 0
             let timeout = timeout
             let outcome = try runBlocking { await uploader.flush(timeout: timeout.map(Duration.seconds)) }
             let tally = uploader.tally
@@ -107,8 +136,8 @@ struct OutboxCommand: ParsableCommand {
             case let .timedOut(remaining):
                 line += "; \(Plural.count(remaining, "result")) still waiting in \(file) at --timeout"
                 throw CommandFailure(line, exitCode: ExitCodes.failure)
-            case let .stopped(remaining, _):
-                line += "; \(Plural.count(remaining, "result")) still waiting in \(file): the collector refuses their format"
+            case let .stopped(remaining, because):
+                line += "; \(Plural.count(remaining, "result")) still waiting in \(file): \(OutboxRun.short(because))"
                 throw CommandFailure(line, exitCode: ExitCodes.failure)
             }
         }

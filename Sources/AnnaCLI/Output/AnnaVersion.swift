@@ -1,5 +1,7 @@
+import Anna
+
 /// The version `anna --version` prints; CHANGELOG.md names the same.
 public enum AnnaVersion {
-    /// The current version.
-    public static let current = "0.4.0"
+    /// The current version: the library's.
+    public static let current = AnnaLibrary.version
 }

@@ -51,7 +51,10 @@ extension OutboxUploader {
         let dropped = try outbox.store.deadLetter(
             [item], status: response.status, body: response.body, reason: "refused by the collector",
             now: Date().timeIntervalSince1970)
-        state.withLock { $0.tally.deadLettered += 1 - dropped }
+        state.withLock { state in
+            state.tally.deadLettered += 1 - dropped
+            state.tally.lastSetAside = "\(response.status) from \(configuration.url) (\(response.body.prefix(120)))"
+        }
         outbox.onError(
             .refused(status: response.status, messageIds: [item.message?.messageId ?? "?"], body: response.body))
         reportDeadLetterCap(dropped)
@@ -69,7 +72,9 @@ extension OutboxUploader {
             defer { state.networkReported = true }
             return !state.networkReported
         }
-        if first { outbox.onError(.unreachable(url: configuration.url, reason: Self.reason(of: error))) }
+        let reason = Self.reason(of: error)
+        state.withLock { $0.tally.lastFailure = "\(configuration.url): \(reason)" }
+        if first { outbox.onError(.unreachable(url: configuration.url, reason: reason)) }
     }
 
     /// A network failure in a few words: "connection refused", "no answer within 2 s", ….

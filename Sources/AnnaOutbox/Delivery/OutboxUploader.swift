@@ -21,6 +21,10 @@ public final class OutboxUploader: Sendable {
         public var retries = 0
         /// The back-off delays waited, in order (the last 1,000).
         public var delays: [Duration] = []
+        /// The last failure in words (`503 from URL`, `connection refused`), for a summary.
+        public var lastFailure: String?
+        /// Why the last result was set aside, in words.
+        public var lastSetAside: String?
     }
 
     /// Why ``flush(timeout:)`` ended.
@@ -67,9 +71,20 @@ public final class OutboxUploader: Sendable {
         var formatReported = false
         /// Whether the network failure under way was reported.
         var networkReported = false
+        /// Since when fewer than ``UploadConfiguration/flushAt`` results wait (``run()``).
+        var waitingSince: ContinuousClock.Instant?
+        /// Why delivery stopped (the key was refused), once it has.
+        var stopped: OutboxError?
+        /// The reasons of unsendable results already reported.
+        var unsendableReported: Set<String> = []
     }
 
     struct DeadlineReached: Error {}
+
+    /// The destination refused the key: nothing more is sent.
+    struct Stopped: Error {
+        var error: OutboxError
+    }
 
     /// Every result of a batch met the same refusal.
     struct FormatRefused: Error {
@@ -84,6 +99,7 @@ public final class OutboxUploader: Sendable {
     let sleep: @Sendable (Duration) async throws -> Void
     let random: @Sendable () -> Double
     let state = Locked(State())
+    let encoder: DestinationEncoder
 
     /// An uploader of `outbox` to `configuration.url`.
     /// - Parameters:
@@ -99,6 +115,8 @@ public final class OutboxUploader: Sendable {
     ) throws(OutboxError) {
         self.outbox = outbox
         self.configuration = configuration
+        encoder = DestinationEncoder(
+            format: configuration.format, apiKey: configuration.apiKey, maximumEventBytes: configuration.maximumEventBytes)
         if let transport {
             self.transport = transport
         } else {
@@ -113,14 +131,20 @@ public final class OutboxUploader: Sendable {
     /// What happened so far.
     public var tally: Tally { state.withLock { $0.tally } }
 
-    /// Delivers until the task is cancelled, looking for new results every
-    /// ``UploadConfiguration/pollInterval`` when none wait.
+    /// Why delivery stopped, when the destination refused the key (``OutboxError/unauthorized(status:url:body:)``).
+    public var stoppedBecause: OutboxError? { state.withLock { $0.stopped } }
+
+    /// Delivers until the task is cancelled or the destination refuses the key, looking for
+    /// new results every ``UploadConfiguration/pollInterval`` when none wait. Fewer than
+    /// ``UploadConfiguration/flushAt`` results wait up to ``UploadConfiguration/flushInterval``.
     public func run() async {
         while !Task.isCancelled {
             do {
                 if try await deliverNextBatch(deadline: nil, background: true) == false {
                     try await Task.sleep(for: Seconds.clamped(configuration.pollInterval))
                 }
+            } catch is Stopped {
+                return  // said once, loudly; the results stay for a run with the right key
             } catch is FormatRefused {
                 try? await waitForBackoff(deadline: nil)  // reported and counted; cancelled: the loop ends
             } catch {
@@ -147,12 +171,23 @@ public final class OutboxUploader: Sendable {
             } catch let refused as FormatRefused {
                 outcome = .stopped(remaining: 0, because: refused.error)
                 break
+            } catch let stopped as Stopped {
+                outcome = .stopped(remaining: 0, because: stopped.error)
+                break
             } catch {
                 if Task.isCancelled { break }  // not a failure to report
                 await reportAndBackOff(error)
             }
         }
-        let remaining = outbox.store.pendingRows + outbox.writer.unwrittenCount
+        let remaining: Int
+        do {
+            remaining =
+                try outbox.store.pendingCount(destination: configuration.destination)
+                + outbox.writer.unwrittenCount(destination: configuration.destination)
+        } catch {
+            outbox.onError(.storage(path: outbox.path, message: "cannot count the results left: \(error)"))
+            remaining = outbox.store.pendingRows
+        }
         if remaining == 0 { return .empty }
         if case let .stopped(_, error) = outcome { return .stopped(remaining: remaining, because: error) }
         return .timedOut(remaining: remaining)
@@ -167,9 +202,15 @@ public final class OutboxUploader: Sendable {
     /// Sends the oldest batch; `false` when nothing waits (checked before any back-off is waited).
     /// `background`: ``run()``, which more results may reach; a flush judges what there is.
     private func deliverNextBatch(deadline: ContinuousClock.Instant?, background: Bool = false) async throws -> Bool {
-        let batch = try outbox.store.oldest(count: configuration.maximumBatchCount, bytes: configuration.maximumBatchBytes)
+        if let stopped = state.withLock({ $0.stopped }) { throw Stopped(error: stopped) }
+        var batch = try outbox.store.oldest(
+            destination: configuration.destination, count: configuration.maximumBatchCount,
+            bytes: configuration.maximumBatchBytes)
         guard !batch.isEmpty else { return false }
+        if background, batch.count < configuration.flushAt, !waitedLongEnough() { return false }
+        state.withLock { $0.waitingSince = nil }
         try await waitForBackoff(deadline: deadline)
+        if configuration.format != .anna { try encode(&batch) }
         let unreadable = batch.filter { $0.defect != nil }
         if !unreadable.isEmpty {
             let dropped = try outbox.store.deadLetter(
@@ -187,7 +228,8 @@ public final class OutboxUploader: Sendable {
             if good.count > 1 { bisection.probe = good.last }
             try await send(good, deadline: deadline, bisection: &bisection)
             if background, good.count == 1, bisection.held.count == 1, !bisection.broken,
-                try outbox.store.oldest(count: 2, bytes: configuration.maximumBatchBytes).count > 1
+                try outbox.store.oldest(destination: configuration.destination, count: 2, bytes: configuration.maximumBatchBytes)
+                    .count > 1
             {
                 // A lone result refused while more were arriving: no evidence yet whether the
                 // result or the format is refused. It stays first in the queue and goes again
@@ -212,19 +254,25 @@ public final class OutboxUploader: Sendable {
     {
         let items = items.filter { !bisection.settled.contains($0.id) }
         guard !items.isEmpty else { return }
-        let messages = items.compactMap(\.message)
-        var body = WireFormat.encode(messages, sentAt: Date())
+        var body =
+            configuration.format == .anna
+            ? WireFormat.encode(items.compactMap(\.message), sentAt: Date())
+            : encoder.body(items.compactMap(\.encoded), sentAt: Date())
         if body.count > configuration.maximumBatchBytes, items.count > 1 {
             let half = items.count / 2
             try await send(Array(items[..<half]), deadline: deadline, bisection: &bisection)
             try await send(Array(items[half...]), deadline: deadline, bisection: &bisection)
             return
         }
-        var headers = [("Content-Type", "application/json")]
+        var headers = encoder.headers
         if let token = configuration.bearerToken { headers.append(("Authorization", "Bearer \(token)")) }
+        headers += configuration.headers.map { ($0.name, $0.value) }
         if configuration.gzip {
             body = try BodyCompression.gzip(body)
             headers.append(("Content-Encoding", "gzip"))
+        }
+        if let secret = configuration.signingSecret {
+            headers.append((RequestSigner.header, RequestSigner.signature(of: body, secret: secret)))
         }
         var attempt = 0
         while true {
@@ -236,22 +284,31 @@ public final class OutboxUploader: Sendable {
                 guard left > .zero else { throw DeadlineReached() }
                 timeout = min(timeout, left)
             }
-            try outbox.store.setInFlight(items.count)
+            try outbox.store.setInFlight(items.count, destination: configuration.destination)
             let response: UploadResponse
             state.withLock { $0.tally.requests += 1 }
             do {
                 response = try await transport.send(
                     body: body, headers: headers + [("X-Anna-Retry-Count", String(attempt))], timeout: timeout)
             } catch {
-                try outbox.store.setInFlight(0)
+                try outbox.store.setInFlight(0, destination: configuration.destination)
                 if Task.isCancelled { throw CancellationError() }
                 attempt += 1
                 reportNetworkFailure(error)
                 recordFailure(retryAfter: nil)
                 continue
             }
-            try outbox.store.setInFlight(0)
+            try outbox.store.setInFlight(0, destination: configuration.destination)
             state.withLock { $0.networkReported = false }
+            if let unauthorized = unauthorized(response) { throw stop(unauthorized) }
+            if configuration.format == .amplitude, response.status == 400,
+                let invalid = AmplitudeAnswer.invalidEvents(in: response.body, count: items.count)
+            {
+                try setAside(invalid.map { items[$0] }, response: response)
+                let rest = items.indices.filter { !invalid.contains($0) }.map { items[$0] }
+                try await send(rest, deadline: deadline, bisection: &bisection)
+                return
+            }
             let retryAfter = response.retryAfter.flatMap { RetryPolicy.retryAfter($0) }
             let refusal = [400, 422].contains(response.status) ? Refusal(status: response.status, body: response.body) : nil
             if bisection.refusal != nil, refusal != bisection.refusal, !bisection.broken {
@@ -305,6 +362,7 @@ public final class OutboxUploader: Sendable {
                 return
             case .retry:
                 attempt += 1
+                state.withLock { $0.tally.lastFailure = "\(response.status) from \(configuration.url)" }
                 recordFailure(retryAfter: retryAfter)
             case .misconfigured:
                 attempt += 1
@@ -315,6 +373,7 @@ public final class OutboxUploader: Sendable {
                 if first {
                     outbox.onError(.rejectedByServer(status: response.status, url: configuration.url, body: response.body))
                 }
+                state.withLock { $0.tally.lastFailure = "\(response.status) from \(configuration.url)" }
                 recordFailure(retryAfter: retryAfter)
             }
         }

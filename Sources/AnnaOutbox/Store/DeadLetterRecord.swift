@@ -11,6 +11,8 @@ struct DeadLetterRecord: FetchableRecord, PersistableRecord {
     static let responseBody = Column("responseBody")
     static let reason = Column("reason")
     static let deadAt = Column("deadAt")
+    static let destination = Column("destination")
+    static let envelope = Column("envelope")
 
     /// The row's key (nil until inserted).
     var id: Int64?
@@ -21,6 +23,9 @@ struct DeadLetterRecord: FetchableRecord, PersistableRecord {
     var time, deadAt: Double?
     /// The HTTP status that refused it; 0 when the outbox set it aside itself.
     var status: Int?
+    /// The destination that refused it (`''`: the default one), and its envelope's row.
+    var destination: String? = ""
+    var envelope: Int64?
 
     /// `message`, or an unreadable row's placeholders (an empty ID and result, position -1,
     /// time 0), set aside with `status`, `responseBody` and `reason` at `deadAt`.
@@ -39,6 +44,8 @@ struct DeadLetterRecord: FetchableRecord, PersistableRecord {
         time = Double.fromDatabaseValue(row.storedValue(MessageColumn.time))
         deadAt = Double.fromDatabaseValue(row.storedValue(Self.deadAt))
         status = Int.fromDatabaseValue(row.storedValue(Self.status))
+        destination = String.fromDatabaseValue(row.storedValue(Self.destination))
+        envelope = Int64.fromDatabaseValue(row.storedValue(Self.envelope))
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -46,7 +53,7 @@ struct DeadLetterRecord: FetchableRecord, PersistableRecord {
             (Self.id, id), (MessageColumn.messageId, messageId), (MessageColumn.session, session), (MessageColumn.seq, seq),
             (MessageColumn.time, time), (MessageColumn.task, task), (MessageColumn.path, path), (MessageColumn.event, event),
             (MessageColumn.result, result), (Self.status, status), (Self.responseBody, responseBody), (Self.reason, reason),
-            (Self.deadAt, deadAt),
+            (Self.deadAt, deadAt), (Self.destination, destination ?? ""), (Self.envelope, envelope),
         ]
         for (column, value) in values { container[column] = value }
     }
@@ -67,6 +74,6 @@ struct DeadLetterRecord: FetchableRecord, PersistableRecord {
         DeadLetter(
             messageId: messageId ?? "", session: session ?? "", seq: seq ?? -1, task: task, path: path, event: event,
             result: result ?? "", status: status ?? 0, responseBody: responseBody ?? "", reason: reason ?? "",
-            deadAt: deadAt ?? 0)
+            deadAt: deadAt ?? 0, destination: destination ?? "")
     }
 }

@@ -11,24 +11,34 @@ enum MessageRecord {
     static let bytes = Column("bytes")
     /// When it was appended, in seconds since the epoch (the age cap).
     static let appendedAt = Column("appendedAt")
-    /// ``OutboxMessage/checksum``.
+    /// ``OutboxMessage/checksum(destination:envelope:)``.
     static let checksum = Column("checksum")
+    /// The destination the row is queued for (`''`: the default one).
+    static let destination = Column("destination")
+    /// The row of the `envelope` table the message was stamped with, if any.
+    static let envelope = Column("envelope")
     /// The row's key, selected as `rowid AS rowid`: in a damaged file whose schema was
     /// salvaged, only the row ID is sure to be the key (and SQLite would name it `id`).
     static let rowID = Column("rowid")
     /// What ``OutboxStore/Stored`` reads, for a `SELECT`.
-    static let selection = "rowid AS rowid, messageId, session, seq, time, task, path, event, result, bytes, checksum"
+    static let selection =
+        "rowid AS rowid, messageId, session, seq, time, task, path, event, result, bytes, checksum, destination, envelope"
 }
 
 extension OutboxStore.Entry {
-    /// The columns an entry fills, in the order of ``arguments``.
-    static let columns = MessageColumn.all + [MessageRecord.bytes, MessageRecord.appendedAt, MessageRecord.checksum]
+    /// The columns an entry fills, in the order of ``arguments(envelope:)``.
+    static let columns =
+        MessageColumn.all + [
+            MessageRecord.bytes, MessageRecord.appendedAt, MessageRecord.checksum, MessageRecord.destination,
+            MessageRecord.envelope,
+        ]
 
-    /// The values of ``columns``.
-    var arguments: StatementArguments {
+    /// The values of ``columns``, the envelope stored as row `envelope`.
+    func arguments(envelope: Int64?) -> StatementArguments {
         [
             message.messageId, message.session, message.seq, message.time, message.task, message.path, message.event,
-            message.result, bytes, appendedAt, message.checksum,
+            message.result, bytes, appendedAt, message.checksum(destination: destination, envelope: envelope), destination,
+            envelope,
         ]
     }
 
@@ -36,11 +46,14 @@ extension OutboxStore.Entry {
     static let insertSQL = MessageColumn.insertSQL(into: MessageRecord.table, columns: columns)
 
     /// Inserts `entries`, in order, through one statement prepared once per connection (an
-    /// append costs its bindings and SQLite's work, nothing per row besides).
-    static func insert(_ entries: some Sequence<Self>, in db: Database) throws {
+    /// append costs its bindings and SQLite's work, nothing per row besides); `envelope`
+    /// gives the row of each entry's envelope.
+    static func insert(
+        _ entries: some Sequence<Self>, in db: Database, envelope: (StampedEnvelope) throws -> Int64
+    ) throws {
         let statement = try db.cachedStatement(sql: insertSQL)
         for entry in entries {
-            statement.setUncheckedArguments(entry.arguments)
+            statement.setUncheckedArguments(entry.arguments(envelope: try entry.envelope.map(envelope)))
             try statement.execute()
         }
     }
@@ -52,27 +65,32 @@ extension OutboxStore.Stored: FetchableRecord {
     init(row: Row) {
         let id = Int64.fromDatabaseValue(row.storedValue(MessageRecord.rowID)) ?? -1
         let bytes = OutboxStore.saneBytes(row.storedValue(MessageRecord.bytes))
+        let destination = String.fromDatabaseValue(row.storedValue(MessageRecord.destination)) ?? ""
+        let envelope = Int64.fromDatabaseValue(row.storedValue(MessageRecord.envelope))
+        func stored(_ message: OutboxMessage?, _ defect: String?) -> Self {
+            Self(id: id, message: message, bytes: bytes, destination: destination, envelope: envelope, defect: defect)
+        }
         guard let checksum = Int64.fromDatabaseValue(row.storedValue(MessageRecord.checksum)) else {
-            self.init(id: id, message: nil, bytes: bytes, defect: "a column is missing or of the wrong type")
+            self = stored(nil, "a column is missing or of the wrong type")
             return
         }
         let message: OutboxMessage
         do {
             message = try OutboxMessage(columnsOf: row)
         } catch {
-            self.init(id: id, message: nil, bytes: bytes, defect: error.description)
+            self = stored(nil, error.description)
             return
         }
-        guard message.checksum == checksum else {
-            self.init(id: id, message: message, bytes: bytes, defect: "the checksum does not match")
+        guard message.checksum(destination: destination, envelope: envelope) == checksum else {
+            self = stored(message, "the checksum does not match")
             return
         }
         do {
             _ = try JSONValue(parsing: message.result)
         } catch {
-            self.init(id: id, message: message, bytes: bytes, defect: "the result is not JSON: \(error)")
+            self = stored(message, "the result is not JSON: \(error)")
             return
         }
-        self.init(id: id, message: message, bytes: bytes, defect: nil)
+        self = stored(message, nil)
     }
 }

@@ -39,10 +39,15 @@ enum OutboxSalvage {
             store = try OutboxStore(path: path, configuration: fresh)
             try store.database.write { db in
                 for (session, next) in recovered.sessions { try OutboxStore.recordSession(session, nextSeq: next, in: db) }
+                try OutboxStore.save(recovered.identity, in: db)
             }
             let good = recovered.rows.filter { $0.defect == nil }
             let entries = good.compactMap { item in
-                item.message.map { OutboxStore.Entry(message: $0, bytes: item.bytes, appendedAt: now) }
+                item.message.map {
+                    OutboxStore.Entry(
+                        message: $0, bytes: item.bytes, appendedAt: now, destination: item.destination,
+                        envelope: item.envelope.flatMap { recovered.envelopes[$0] })
+                }
             }
             var drops = recovered.drops
             drops[.corrupt, default: 0] += recovered.lost
@@ -63,12 +68,19 @@ enum OutboxSalvage {
         return (store, summary)
     }
 
+    /// The damaged file has no identity tables (it predates them).
+    private struct NoIdentity: Error {}
+
     struct Recovered {
         var rows: [OutboxStore.Stored] = []
         var sessions: [String: Int64] = [:]
         var drops: [DropReason: Int] = [:]
         /// Rows known to be lost (IDs skipped over damaged pages).
         var lost = 0
+        /// The envelopes that could be read, by row (a row whose envelope is lost is sent without).
+        var envelopes: [Int64: StampedEnvelope] = [:]
+        /// The identity table.
+        var identity: [String: String?] = [:]
         var notes: [String] = []
     }
 
@@ -109,6 +121,30 @@ enum OutboxSalvage {
                 } catch {
                     recovered.notes.append("the drop counts could not all be read (\(error))")
                 }
+                do {
+                    // A file written before destinations existed has neither table.
+                    guard try db.tableExists("envelope"), try db.tableExists("identity") else { throw NoIdentity() }
+                    let cursor = try Row.fetchCursor(db, sql: "SELECT id, json FROM envelope")
+                    while let row = try cursor.next() {
+                        guard let id = Int64.fromDatabaseValue(row.storedValue(Column("id"))),
+                            let text = String.fromDatabaseValue(row.storedValue(Column("json")))
+                        else { continue }
+                        do { recovered.envelopes[id] = StampedEnvelope(try Envelope(jsonText: text)) } catch {
+                            recovered.notes.append("an envelope is unreadable (\(error))")
+                        }
+                    }
+                    let identity = try Row.fetchCursor(db, sql: "SELECT key, value FROM identity")
+                    while let row = try identity.next() {
+                        if let key = String.fromDatabaseValue(row.storedValue(Column("key"))),
+                            let value = String.fromDatabaseValue(row.storedValue(Column("value")))
+                        {
+                            recovered.identity[key] = value
+                        }
+                    }
+                } catch is NoIdentity {
+                } catch {
+                    recovered.notes.append("the identity could not all be read (\(error))")
+                }
                 readMessages(db, into: &recovered)
             }
         } catch {
@@ -132,7 +168,7 @@ enum OutboxSalvage {
         while failures < 64 {
             do {
                 let cursor = try OutboxStore.Stored.fetchCursor(
-                    db, sql: "SELECT \(MessageRecord.selection) FROM message WHERE rowid > ? ORDER BY rowid", arguments: [after])
+                    db, sql: "SELECT rowid AS rowid, * FROM message WHERE rowid > ? ORDER BY rowid", arguments: [after])
                 while let item = try cursor.next() {
                     guard item.id > after else { continue }
                     if failures > 0 {

@@ -11,6 +11,10 @@ final class OutboxStore: Sendable {
         var message: OutboxMessage
         var bytes: Int
         var appendedAt: Double
+        /// The destination it is queued for (`''`: the default one).
+        var destination = ""
+        /// The identity and context it was stamped with.
+        var envelope: StampedEnvelope?
     }
 
     /// A stored message with its row ID and stored checksum (unverified).
@@ -18,8 +22,14 @@ final class OutboxStore: Sendable {
         var id: Int64
         var message: OutboxMessage?
         var bytes: Int
+        /// The destination it is queued for.
+        var destination = ""
+        /// Its row in the `envelope` table.
+        var envelope: Int64?
         /// Why the row cannot be sent, when it cannot.
         var defect: String?
+        /// The event in the destination's format, once the uploader made it.
+        var encoded: String?
     }
 
     private struct Counters: Sendable {
@@ -31,6 +41,13 @@ final class OutboxStore: Sendable {
     let configuration: OutboxConfiguration
     let database: DatabaseQueue
     private let counters = Locked(Counters())
+    /// The `envelope` table's rows by JSON text (written ones only), and parsed by ID.
+    private let envelopes = Locked(EnvelopeCache())
+
+    private struct EnvelopeCache: Sendable {
+        var ids: [String: Int64] = [:]
+        var parsed: [Int64: Envelope] = [:]
+    }
 
     /// Opens (creating) the file at `path`; a damaged file throws ``OutboxDamage``. With
     /// ``OutboxConfiguration/readOnly`` nothing is created or written: the file must be an
@@ -45,12 +62,14 @@ final class OutboxStore: Sendable {
             let verdict = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
             guard verdict == ["ok"] else { throw OutboxDamage(detail: verdict.joined(separator: "; ")) }
             try database.read(OutboxSchema.verify)
+            if !readOnly { try database.write { db in try db.execute(sql: "REINDEX \(OutboxSchema.destinationIndex.name)") } }
         }
         let (rows, bytes) =
             readOnly
             ? try database.read { db in try Self.totals(db) }
             : try database.write { db in
-                try Self.setInFlight(0, in: db)
+                try db.execute(sql: "DELETE FROM state WHERE key LIKE 'inFlight%'")
+                try Self.pruneEnvelopes(db)
                 return try Self.totals(db)
             }
         counters.withLock {
@@ -74,6 +93,13 @@ final class OutboxStore: Sendable {
     }
 
     var pendingRows: Int { counters.withLock { $0.rows } }
+
+    /// How many rows wait for `destination`.
+    func pendingCount(destination: String) throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM message WHERE destination = ?", arguments: [destination]) ?? 0
+        }
+    }
 
     /// The most a row's `bytes` is taken to be: a damaged file may hold any number there,
     /// and the counters must not overflow.
@@ -113,13 +139,37 @@ final class OutboxStore: Sendable {
         var reusedSessions: [(session: String, recorded: Int64)] = []
     }
 
-    /// Writes `entries` and `drops` in one transaction, then applies the caps. A session's
-    /// position 0 is the first result of it an opening appends, so only there is the
-    /// `session` table looked at (once per session per opening, off the append path).
+    /// Writes `entries`, `drops` and the changes to the identity (`identity`, a nil value
+    /// deleting its key) in one transaction, then applies the caps. A session's position 0 is
+    /// the first result of it an opening appends, so only there is the `session` table looked
+    /// at (once per session per opening, off the append path). The analytics session of the
+    /// last entry is kept in the `identity` table, so it rotates across openings too.
     @discardableResult
-    func write(_ entries: [Entry], drops: [DropReason: Int], now: Double) throws -> Written {
-        try database.write { db in
-            try Entry.insert(entries, in: db)
+    func write(_ entries: [Entry], drops: [DropReason: Int], identity: [String: String?] = [:], now: Double) throws
+        -> Written
+    {
+        var added: [String: Int64] = [:]
+        let written = try database.write { db in
+            added = [:]
+            var last: (StampedEnvelope, Int64)?
+            try Entry.insert(entries, in: db) { stamped in
+                if let last, last.0 === stamped { return last.1 }
+                var id = envelopes.withLock { $0.ids[stamped.jsonText] } ?? added[stamped.jsonText]
+                if id == nil {
+                    try db.execute(sql: "INSERT INTO envelope(json) VALUES (?)", arguments: [stamped.jsonText])
+                    id = db.lastInsertedRowID
+                    added[stamped.jsonText] = id
+                }
+                let found = id ?? db.lastInsertedRowID
+                last = (stamped, found)
+                return found
+            }
+            var identity = identity
+            if let lastEntry = entries.last, let envelope = lastEntry.envelope?.envelope {
+                identity[OutboxIdentity.Key.sessionId] = envelope.sessionId.map { String($0) }
+                identity[OutboxIdentity.Key.lastEventTime] = String(lastEntry.message.time)
+            }
+            try Self.save(identity, in: db)
             var lastSeq: [String: Int64] = [:]
             var addedBytes = 0
             var written = Written()
@@ -142,6 +192,62 @@ final class OutboxStore: Sendable {
             written.capDrops = capDrops.filter { drops[$0.key] == nil }
             return written
         }
+        if !added.isEmpty { envelopes.withLock { $0.ids.merge(added) { old, _ in old } } }
+        return written
+    }
+
+    // MARK: - Identity and envelopes
+
+    /// Sets (or, for nil, deletes) keys of the `identity` table.
+    static func save(_ identity: [String: String?], in db: Database) throws {
+        for (key, value) in identity {
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO identity(key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM identity WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Sets (or deletes) keys of the `identity` table in a transaction of their own.
+    func save(_ identity: [String: String?]) throws {
+        try database.write { db in try Self.save(identity, in: db) }
+    }
+
+    /// The `identity` table (keys whose value is not text left out).
+    func identity() throws -> [String: String] {
+        try database.read { db in
+            var identity: [String: String] = [:]
+            let cursor = try Row.fetchCursor(db, sql: "SELECT key, value FROM identity")
+            while let row = try cursor.next() {
+                if let key = String.fromDatabaseValue(row.storedValue(Column("key"))),
+                    let value = String.fromDatabaseValue(row.storedValue(Column("value")))
+                {
+                    identity[key] = value
+                }
+            }
+            return identity
+        }
+    }
+
+    /// The envelope stored as row `id`.
+    /// - Throws: ``UnreadableRow`` when there is no such row or it is not an envelope.
+    func envelope(id: Int64) throws -> Envelope {
+        if let cached = envelopes.withLock({ $0.parsed[id] }) { return cached }
+        let text = try database.read { db in try String.fetchOne(db, sql: "SELECT json FROM envelope WHERE id = ?", arguments: [id]) }
+        guard let text else { throw UnreadableRow(description: "its envelope (row \(id)) is missing") }
+        let envelope = try Envelope(jsonText: text)
+        envelopes.withLock { $0.parsed[id] = envelope }
+        return envelope
+    }
+
+    /// Deletes the envelopes no row refers to.
+    private static func pruneEnvelopes(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM envelope WHERE id NOT IN (SELECT envelope FROM message WHERE envelope IS NOT NULL)
+                AND id NOT IN (SELECT envelope FROM deadLetter WHERE envelope IS NOT NULL)
+                """)
     }
 
     /// Records that `session` has positions up to `nextSeq` (exclusive) stored, unless the
@@ -232,14 +338,15 @@ final class OutboxStore: Sendable {
 
     // MARK: - Reading for delivery
 
-    /// The oldest waiting rows, at most `count` of them and `bytes` bytes (at least one),
-    /// each decoded and checked.
-    func oldest(count: Int, bytes: Int) throws -> [Stored] {
+    /// The oldest rows waiting for `destination`, at most `count` of them and `bytes` bytes
+    /// (at least one), each decoded and checked.
+    func oldest(destination: String = "", count: Int, bytes: Int) throws -> [Stored] {
         try database.read { db in
             var stored: [Stored] = []
             var total = 0
             let cursor = try Stored.fetchCursor(
-                db, sql: "SELECT \(MessageRecord.selection) FROM message ORDER BY id LIMIT ?", arguments: [count])
+                db, sql: "SELECT \(MessageRecord.selection) FROM message WHERE destination = ? ORDER BY id LIMIT ?",
+                arguments: [destination, count])
             while let item = try cursor.next() {
                 if !stored.isEmpty, total + item.bytes > bytes { break }
                 total += item.bytes
@@ -275,7 +382,9 @@ final class OutboxStore: Sendable {
             let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
             let room = max(0, configuration.maximumDeadLetters - present)
             for item in items.prefix(room) {
-                try DeadLetterRecord(item.message, status: status, responseBody: body, reason: reason, deadAt: now).insert(db)
+                var record = DeadLetterRecord(item.message, status: status, responseBody: body, reason: reason, deadAt: now)
+                (record.destination, record.envelope) = (item.destination, item.envelope)
+                try record.insert(db)
             }
             try deleteRows(db, ids: items.map(\.id))
             let dropped = items.count - min(room, items.count)
@@ -286,34 +395,66 @@ final class OutboxStore: Sendable {
         }
     }
 
-    /// Records how many rows the request under way carries.
-    func setInFlight(_ count: Int) throws {
-        try database.write { db in try Self.setInFlight(count, in: db) }
+    /// Records how many rows the request under way to `destination` carries.
+    func setInFlight(_ count: Int, destination: String = "") throws {
+        try database.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", arguments: [Self.inFlightKey(destination), count])
+        }
     }
 
-    private static func setInFlight(_ count: Int, in db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO state(key, value) VALUES ('inFlight', ?)", arguments: [count])
+    /// The `state` key of `destination`'s rows in flight: `inFlight`, `inFlight:<name>`.
+    static func inFlightKey(_ destination: String) -> String {
+        destination.isEmpty ? "inFlight" : "inFlight:" + destination
     }
 
     // MARK: - Stats and dead letters
 
-    /// The counts, read from the file.
+    /// The counts, read from the file: the totals, and each destination's.
     func stats(now: Double) throws -> OutboxStats {
         try database.read { db in
             let totals = try Row.fetchOne(db, sql: "SELECT count(*) AS rows, min(appendedAt) AS oldest FROM message")
             let rows = totals.flatMap { Int.fromDatabaseValue($0.storedValue(Column("rows"))) } ?? 0
             let oldest = totals.flatMap { Double.fromDatabaseValue($0.storedValue(Column("oldest"))) }
-            let inFlight = min(rows, try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = 'inFlight'") ?? 0)
+            let inFlight = min(rows, try Int.fetchOne(db, sql: "SELECT total(value) FROM state WHERE key LIKE 'inFlight%'") ?? 0)
             let deadLetters = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
+            let destinations = try Self.destinationStats(db, now: now)
             var dropped: [String: Int] = [:]
             let cursor = try Row.fetchCursor(db, sql: "SELECT reason, count FROM dropCount")
             while let (reason, count) = try Self.nextDropCount(cursor) {
                 if let reason, let count { dropped[reason] = count }
             }
-            return OutboxStats(
+            var stats = OutboxStats(
                 pending: rows - inFlight, inFlight: inFlight, deadLetter: deadLetters, dropped: dropped,
                 oldestAgeSeconds: oldest.map { max(0, now - $0) } ?? 0)
+            stats.destinations = destinations
+            return stats
         }
+    }
+
+    /// Each destination's rows waiting and in flight, dead letters and oldest age.
+    private static func destinationStats(_ db: Database, now: Double) throws -> [String: DestinationStats] {
+        var destinations: [String: DestinationStats] = [:]
+        let waiting = try Row.fetchCursor(
+            db, sql: "SELECT destination, count(*) AS rows, min(appendedAt) AS oldest FROM message GROUP BY destination")
+        while let row = try waiting.next() {
+            guard let name = String.fromDatabaseValue(row.storedValue(MessageRecord.destination)) else { continue }
+            let rows = Int.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0
+            let oldest = Double.fromDatabaseValue(row.storedValue(Column("oldest")))
+            destinations[name] = DestinationStats(pending: rows, oldestAgeSeconds: oldest.map { max(0, now - $0) } ?? 0)
+        }
+        let dead = try Row.fetchCursor(db, sql: "SELECT destination, count(*) AS rows FROM deadLetter GROUP BY destination")
+        while let row = try dead.next() {
+            guard let name = String.fromDatabaseValue(row.storedValue(MessageRecord.destination)) else { continue }
+            destinations[name, default: DestinationStats()].deadLetter = Int.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0
+        }
+        for (name, var stats) in destinations {
+            let inFlight = try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [inFlightKey(name)]) ?? 0
+            stats.inFlight = min(stats.pending, max(0, inFlight))
+            stats.pending -= stats.inFlight
+            destinations[name] = stats
+        }
+        return destinations
     }
 
     /// The dead letters, oldest first.
@@ -333,8 +474,10 @@ final class OutboxStore: Sendable {
             let count =
                 (try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0)
                 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0)
-            try db.execute(sql: "DELETE FROM message; DELETE FROM deadLetter; DELETE FROM dropCount")
+            try db.execute(
+                sql: "DELETE FROM message; DELETE FROM deadLetter; DELETE FROM dropCount; DELETE FROM envelope; DELETE FROM identity")
             counters.withLock { $0 = Counters() }
+            envelopes.withLock { $0 = EnvelopeCache() }
             return count
         }
         try database.vacuum()
@@ -351,8 +494,12 @@ final class OutboxStore: Sendable {
                     kept += 1
                     continue
                 }
-                let entry = Entry(message: message, bytes: WireFormat.estimatedBytes(of: message), appendedAt: now)
-                try Entry.insert(CollectionOfOne(entry), in: db)
+                let entry = Entry(
+                    message: message, bytes: WireFormat.estimatedBytes(of: message), appendedAt: now,
+                    destination: record.destination ?? "")
+                let statement = try db.cachedStatement(sql: Entry.insertSQL)
+                statement.setUncheckedArguments(entry.arguments(envelope: record.envelope))
+                try statement.execute()
                 try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id])
                 counters.withLock {
                     $0.rows += 1

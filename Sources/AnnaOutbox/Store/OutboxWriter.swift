@@ -34,6 +34,8 @@ final class OutboxWriter: Sendable {
         var lost = 0
         /// Seconds until the next retry of a failed write.
         var retryDelay = 0.1
+        /// Changes to the identity not yet written (a nil value deletes the key).
+        var identity: [String: String?] = [:]
     }
 
     let store: OutboxStore
@@ -50,7 +52,7 @@ final class OutboxWriter: Sendable {
     /// so append order is sequence order). Returns the error to report when it was not kept.
     /// With ``OutboxConfiguration/waitsWhenBehind``, waits for the writer instead of dropping,
     /// and refuses at once while writes fail (the run stops rather than losing results quietly).
-    func append(session: String, make: (Int64) -> OutboxStore.Entry, bytes: Int) -> OutboxError? {
+    func append(session: String, make: (Int64) -> [OutboxStore.Entry], bytes: Int) -> OutboxError? {
         let limit = store.configuration.maximumUnwrittenBytes
         let waits = store.configuration.waitsWhenBehind
         if waits {
@@ -95,8 +97,9 @@ final class OutboxWriter: Sendable {
             if state.inBackpressure, state.unwrittenBytes < limit / 2 { state.inBackpressure = false }
             let seq = state.nextSeq[session] ?? 0
             state.nextSeq[session] = seq + 1
-            state.entries.append(make(seq))
-            state.unwrittenBytes += bytes
+            let entries = make(seq)
+            state.entries.append(contentsOf: entries)
+            state.unwrittenBytes += bytes * entries.count
             if state.scheduled { return (false, nil) }
             state.scheduled = true
             return (true, nil)
@@ -124,13 +127,29 @@ final class OutboxWriter: Sendable {
         if schedule { queue.async { self.drain() } }
     }
 
+    /// Queues changes to the identity, written with the next transaction.
+    func save(identity changes: [String: String?]) {
+        let schedule = state.withLock { state in
+            state.identity.merge(changes) { _, new in new }
+            if state.scheduled { return false }
+            state.scheduled = true
+            return true
+        }
+        if schedule { queue.async { self.drain() } }
+    }
+
     /// The drops counted in memory only (not yet written to the file).
     var unwrittenDrops: [DropReason: Int] {
         state.withLock { state in state.unsavedDrops.merging(state.drops, uniquingKeysWith: +) }
     }
 
-    /// Results appended but not yet written.
+    /// Results appended but not yet written (a row per destination).
     var unwrittenCount: Int { state.withLock { $0.entries.count } }
+
+    /// Results appended for `destination` but not yet written.
+    func unwrittenCount(destination: String) -> Int {
+        state.withLock { state in state.entries.count { $0.destination == destination } }
+    }
 
     /// Results appended to this outbox that never reached the file (refused while writes
     /// failed, or still unwritten when it was closed).
@@ -193,8 +212,9 @@ final class OutboxWriter: Sendable {
     private func drain() {
         let maximum = store.configuration.maximumRowsPerTransaction
         while true {
-            let taken: (entries: [OutboxStore.Entry], drops: [DropReason: Int])? = state.withLock { state in
-                if state.entries.isEmpty, state.drops.isEmpty, state.unsavedDrops.isEmpty {
+            let taken: (entries: [OutboxStore.Entry], drops: [DropReason: Int], identity: [String: String?])? = state.withLock {
+                state in
+                if state.entries.isEmpty, state.drops.isEmpty, state.unsavedDrops.isEmpty, state.identity.isEmpty {
                     state.scheduled = false
                     return nil
                 }
@@ -202,12 +222,13 @@ final class OutboxWriter: Sendable {
                 let drops = state.drops.merging(state.unsavedDrops, uniquingKeysWith: +)
                 state.drops = [:]
                 state.unsavedDrops = [:]
-                return (entries, drops)
+                defer { state.identity = [:] }
+                return (entries, drops, state.identity)
             }
             guard let taken else { return }
             let now = Date().timeIntervalSince1970
             do {
-                let written = try store.write(taken.entries, drops: taken.drops, now: now)
+                let written = try store.write(taken.entries, drops: taken.drops, identity: taken.identity, now: now)
                 let recovered: String? = state.withLock { state in
                     state.entries.removeFirst(taken.entries.count)  // a deque: the rest does not move
                     state.unwrittenBytes -= taken.entries.reduce(0) { $0 + $1.bytes }
@@ -228,6 +249,7 @@ final class OutboxWriter: Sendable {
             } catch {
                 let (first, delay, waiting) = state.withLock { state in
                     state.unsavedDrops.merge(taken.drops, uniquingKeysWith: +)
+                    state.identity.merge(taken.identity) { newer, _ in newer }
                     let first = state.failure == nil
                     state.failure = "\(error)"
                     let delay = state.retryDelay
