@@ -23,7 +23,7 @@ struct RunCommandTests {
         #expect(output.stderrLines.count == 1)
     }
 
-    @Test("--meta wraps each result with task, path and event; --tasks uses the bundled core")
+    @Test("--meta wraps each result with task, path, event and its event's time; --tasks uses the bundled core")
     func metaAndTasks() async throws {
         let workspace = try Workspace.shop()
         let output = try await AnnaInProcess.run([
@@ -32,8 +32,8 @@ struct RunCommandTests {
         #expect(output.status == 0)
         #expect(
             output.stdoutLines == [
-                #"{"result":{"action":"viewed","screen":"/home"},"task":"/home/ana-appeared","path":"/home","event":"ana-appeared"}"#,
-                #"{"result":{"action":"selected","item":4,"title":"Boots"},"task":"list/item/did-select","path":"/home/list/item","event":"did-select"}"#,
+                #"{"result":{"action":"viewed","screen":"/home"},"task":"/home/ana-appeared","path":"/home","event":"ana-appeared","time":1004}"#,
+                #"{"result":{"action":"selected","item":4,"title":"Boots"},"task":"list/item/did-select","path":"/home/list/item","event":"did-select","time":1006}"#,
             ])
     }
 

@@ -2,7 +2,7 @@
 (segment-analytics-python, posthog, amplitude-analytics) driven with the logical events of a fixture
 the way a real user of each SDK would send them, with the context Anna sends.
 
-Imported by test_conformance.py and capture_samples.py; needs the venv of tests/conformance/README.md.
+Imported by test_conformance.py; needs the venv of tests/conformance/README.md.
 """
 
 import datetime

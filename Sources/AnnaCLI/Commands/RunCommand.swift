@@ -40,7 +40,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Outbox") var outbox: OutboxRunOptions
     @OptionGroup var coverageRequirement: CoverageRequirement
 
-    @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…} for each result.")
+    @Flag(help: "Print {\"result\":…,\"task\":…,\"path\":…,\"event\":…,\"time\":ms} for each result (time: its event's).")
     var meta = false
 
     @Flag(help: "After the run, show which task files loaded and how often each task ran (--coverage=FILE: JSON to FILE).")

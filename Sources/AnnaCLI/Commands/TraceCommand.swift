@@ -64,7 +64,7 @@ struct TraceCommand: ParsableCommand {
         if !report.passed || !covered { throw CommandFailure(exitCode: ExitCodes.failure) }
     }
 
-    /// What `anna run --meta` prints for `result`.
+    /// What `anna run --meta` prints for `result`, but the time (a trace's items name none).
     static func metaObject(_ result: AnalyticsResult) -> JSONValue {
         let text = { (value: String?) -> JSONValue in value.map { .string($0) } ?? .null }
         return [
