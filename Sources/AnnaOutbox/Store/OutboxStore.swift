@@ -165,7 +165,10 @@ final class OutboxStore: Sendable {
                 return found
             }
             var identity = identity
-            if let lastEntry = entries.last, let envelope = lastEntry.envelope?.envelope {
+            // A change queued since (a reset) is newer than the entries' session.
+            if identity.index(forKey: OutboxIdentity.Key.sessionId) == nil, let lastEntry = entries.last,
+                let envelope = lastEntry.envelope?.envelope
+            {
                 identity[OutboxIdentity.Key.sessionId] = envelope.sessionId.map { String($0) }
                 identity[OutboxIdentity.Key.lastEventTime] = String(lastEntry.message.time)
             }
