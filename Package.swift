@@ -148,6 +148,7 @@ let package = Package(
                 "AnnaOutbox", "AnnaCollector", "Anna", "CoreJS", "AnnaTestSupport", "anna-outbox-crash-helper",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The inspector (Hummingbird): a page, a JSON API and an event stream showing a running

@@ -208,6 +208,10 @@ public final class Outbox: Sendable {
             throw .storage(path: path, message: "cannot read the stats: \(error)")
         }
         stats.pending += writer.unwrittenCount
+        for name in configuration.destinations {
+            let unwritten = writer.unwrittenCount(destination: name)
+            if unwritten > 0 { stats.destinations[name, default: DestinationStats()].pending += unwritten }
+        }
         for (reason, count) in writer.unwrittenDrops { stats.dropped[reason.rawValue, default: 0] += count }
         return stats
     }

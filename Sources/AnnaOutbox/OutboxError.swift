@@ -46,6 +46,8 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Results could not be put in the destination's format (larger than its per-event cap,
     /// an ID too short for Amplitude): set aside as dead letters, `count` of them this time.
     case unsendable(url: String, reason: String, count: Int)
+    /// An uploader was given a destination the outbox does not queue results for.
+    case unknownDestination(name: String, known: [String])
 
     /// The message, with what to do.
     public var description: String {
@@ -96,6 +98,9 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unauthorized(status, url, body):
             return
                 "outbox: \(status) \(status == 403 ? "Forbidden" : status == 401 ? "Unauthorized" : "Invalid API key") from \(url) (\(body.prefix(200))): check --api-key (UploadConfiguration.apiKey); delivery to it stopped, the results are kept for the next run"
+        case let .unknownDestination(name, known):
+            return
+                "outbox: no destination named '\(name)' (the outbox queues for \(known.map { $0.isEmpty ? "the default one" : "'\($0)'" }.joined(separator: ", "))): name one of OutboxConfiguration.destinations"
         case let .unsendable(url, reason, count):
             return
                 "outbox: \(Plural.count(count, "result")) for \(url) set aside as dead letters: \(reason) (anna outbox dead FILE)"

@@ -8,6 +8,12 @@
 //                                          prints "accepted=A refused=R written=W lost=L"
 //   anna-outbox-crash-helper upload FILE URL BATCH [--kill-after MS]
 //                                          uploads FILE to URL in batches of BATCH, exits 0 when empty
+//   anna-outbox-crash-helper both FILE GOOD_URL BAD_URL SESSION [--kill-after MS]
+//                                          opens FILE with the destinations "good" and "bad", uploads
+//                                          "good" to GOOD_URL in Segment's format and "bad" to BAD_URL in
+//                                          Anna's (an uploader each, running at once), and appends
+//                                          {"event": "tick", "i": n} results under SESSION, n from 0
+//                                          (its seq), one about every half millisecond, until killed
 // With --kill-after, the helper SIGKILLs itself MS milliseconds after the outbox is open (and
 // prints "ready" then), wherever its threads are: the kill lands in the work, not the start-up.
 import Anna
@@ -28,7 +34,11 @@ if arguments.count >= 2, arguments[arguments.count - 2] == "--kill-after" {
     arguments.removeLast(2)
 }
 let killAfterMilliseconds = killAfter
-guard arguments.count >= 3 else { fail("usage: append FILE | upload FILE URL BATCH | fill FILE BYTES COUNT, then --kill-after MS optionally") }
+guard arguments.count >= 3 else {
+    fail(
+        "usage: append FILE | upload FILE URL BATCH | fill FILE BYTES COUNT | both FILE GOOD_URL BAD_URL SESSION, then --kill-after MS optionally"
+    )
+}
 if arguments[1] == "fill" {
     guard arguments.count == 5, let bytes = UInt64(arguments[3]), Int(arguments[4]) != nil else {
         fail("usage: fill FILE BYTES COUNT")
@@ -41,6 +51,7 @@ let outbox: Outbox
 do {
     var configuration = OutboxConfiguration()
     configuration.waitsWhenBehind = arguments[1] == "fill"
+    if arguments[1] == "both" { configuration.destinations = ["good", "bad"] }
     outbox = try Outbox(path: arguments[2], configuration: configuration) { error in
         FileHandle.standardError.write(Data("\(error)\n".utf8))
     }
@@ -93,6 +104,49 @@ case "upload":
     done.wait()
     outbox.close()
     exit(0)
+case "both":
+    guard arguments.count == 6 else { fail("usage: both FILE GOOD_URL BAD_URL SESSION") }
+    // "good": Segment's body, small batches sent soon, so kills land between a 2xx and the delete.
+    var good = UploadConfiguration(url: arguments[3], format: .segment)
+    good.destination = "good"
+    good.apiKey = "kill-test"
+    good.flushAt = 4
+    good.flushInterval = .milliseconds(5)
+    good.maximumBatchCount = 8
+    good.pollInterval = .milliseconds(2)
+    // "bad": Anna's body to an endpoint that fails throughout; retried at the back-off's pace.
+    var bad = UploadConfiguration(url: arguments[4])
+    bad.destination = "bad"
+    bad.maximumBatchCount = 8
+    bad.pollInterval = .milliseconds(2)
+    (good.initialBackoff, good.maximumBackoff) = (.milliseconds(10), .milliseconds(50))
+    (bad.initialBackoff, bad.maximumBackoff) = (.milliseconds(10), .milliseconds(50))
+    let uploaders: [OutboxUploader]
+    do {
+        uploaders = [
+            try OutboxUploader(outbox: outbox, configuration: good), try OutboxUploader(outbox: outbox, configuration: bad),
+        ]
+    } catch {
+        fail("\(error)")
+    }
+    let session = arguments[5]
+    let meta = ResultMeta(task: "crash/both", path: "/crash", event: "tick")
+    ready()
+    for uploader in uploaders {
+        Task.detached { await uploader.run() }
+    }
+    var next = 0
+    while true {
+        do {
+            try outbox.append(
+                AnalyticsResult(value: ["event": "tick", "i": .number(Double(next)), "pad": "0123456789abcdef"], meta: meta),
+                session: session, time: 1_700_000_000_000 + Double(next))
+            next += 1
+            usleep(500)
+        } catch {
+            fail("\(error)")
+        }
+    }
 case "fill":
     let count = Int(arguments[4]) ?? 0
     var accepted = 0

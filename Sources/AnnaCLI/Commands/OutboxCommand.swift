@@ -19,12 +19,13 @@ struct OutboxCommand: ParsableCommand {
     /// Opens `path` for a subcommand; a missing file, or one that is not an outbox, is an
     /// error (exit 66) and is left as it is. `readOnly` (stats, dead): nothing is written to a
     /// whole outbox; a damaged one is salvaged as any open would.
-    static func open(_ path: String, readOnly: Bool = false) throws -> Outbox {
+    static func open(_ path: String, readOnly: Bool = false, destination: String = "") throws -> Outbox {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such outbox file", exitCode: ExitCodes.noInput)
         }
         var configuration = OutboxConfiguration()
         configuration.readOnly = readOnly
+        configuration.destinations = [destination]
         let standardError = StandardStreams.current.error  // the outbox reports from threads of its own
         do {
             do {
@@ -109,7 +110,7 @@ struct OutboxCommand: ParsableCommand {
         }
 
         func run() throws {
-            let outbox = try OutboxCommand.open(file)
+            let outbox = try OutboxCommand.open(file, destination: destination)
             defer { outbox.close() }
             let uploader: OutboxUploader
             do {

@@ -23,7 +23,7 @@ extension OutboxUploader {
     /// be (too large for the vendor, an ID too short) is set aside as a dead letter, each
     /// reason said once, and taken out of the batch.
     func encode(_ batch: inout [OutboxStore.Stored]) throws {
-        var unsendable: [(item: OutboxStore.Stored, reason: String)] = []
+        var unsendable: [(item: OutboxStore.Stored, refusal: DestinationEncoder.Refusal)] = []
         for index in batch.indices where batch[index].defect == nil {
             guard let message = batch[index].message else { continue }
             let envelope: Envelope
@@ -38,18 +38,23 @@ extension OutboxUploader {
             do {
                 batch[index].encoded = try encoder.event(message, envelope: envelope)
             } catch {
-                unsendable.append((batch[index], error.reason))
+                unsendable.append((batch[index], error))
             }
         }
         guard !unsendable.isEmpty else { return }
         let now = Date().timeIntervalSince1970
-        for (reason, items) in Dictionary(grouping: unsendable, by: \.reason) {
-            let dropped = try outbox.store.deadLetter(items.map(\.item), status: 0, body: "", reason: reason, now: now)
+        // Each kind of refusal is said once per uploader; each dead letter keeps its own reason.
+        for (kind, items) in OrderedDictionary(grouping: unsendable, by: \.refusal.kind) {
+            var dropped = 0
+            for (item, refusal) in items {
+                dropped += try outbox.store.deadLetter([item], status: 0, body: "", reason: refusal.reason, now: now)
+            }
+            let reason = items[0].refusal.reason
             state.withLock { state in
                 state.tally.deadLettered += items.count - dropped
                 state.tally.lastSetAside = reason
             }
-            let first = state.withLock { $0.unsendableReported.insert(reason).inserted }
+            let first = state.withLock { $0.unsendableReported.insert(kind).inserted }
             if first { outbox.onError(.unsendable(url: configuration.url, reason: reason, count: items.count)) }
             reportDeadLetterCap(dropped)
         }

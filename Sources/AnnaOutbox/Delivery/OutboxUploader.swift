@@ -75,7 +75,7 @@ public final class OutboxUploader: Sendable {
         var waitingSince: ContinuousClock.Instant?
         /// Why delivery stopped (the key was refused), once it has.
         var stopped: OutboxError?
-        /// The reasons of unsendable results already reported.
+        /// The kinds of unsendable results already reported (``DestinationEncoder/Refusal/kind``).
         var unsendableReported: Set<String> = []
     }
 
@@ -108,11 +108,16 @@ public final class OutboxUploader: Sendable {
     ///   - transport: How batches travel; HTTP (AsyncHTTPClient) by default.
     ///   - sleep: How the uploader waits for a back-off; tests may record instead.
     ///   - random: A number in 0..<1 for the jitter.
-    /// - Throws: ``OutboxError/invalidURL(_:)``.
+    /// - Throws: ``OutboxError/invalidURL(_:)``, ``OutboxError/unknownDestination(name:known:)``
+    ///   when ``UploadConfiguration/destination`` is not one of the outbox's destinations.
     public init(
         outbox: Outbox, configuration: UploadConfiguration, transport: (any UploadTransport)? = nil,
         sleep: (@Sendable (Duration) async throws -> Void)? = nil, random: (@Sendable () -> Double)? = nil
     ) throws(OutboxError) {
+        let known = outbox.configuration.destinations.isEmpty ? [""] : outbox.configuration.destinations
+        guard known.contains(configuration.destination) else {
+            throw .unknownDestination(name: configuration.destination, known: known)
+        }
         self.outbox = outbox
         self.configuration = configuration
         encoder = DestinationEncoder(
@@ -185,6 +190,7 @@ public final class OutboxUploader: Sendable {
                 try outbox.store.pendingCount(destination: configuration.destination)
                 + outbox.writer.unwrittenCount(destination: configuration.destination)
         } catch {
+            // Said; every destination's rows are counted instead, so the flush is not taken for done.
             outbox.onError(.storage(path: outbox.path, message: "cannot count the results left: \(error)"))
             remaining = outbox.store.pendingRows
         }
@@ -304,7 +310,7 @@ public final class OutboxUploader: Sendable {
             if configuration.format == .amplitude, response.status == 400,
                 let invalid = AmplitudeAnswer.invalidEvents(in: response.body, count: items.count)
             {
-                try setAside(invalid.map { items[$0] }, response: response)
+                try setAside(invalid.sorted().map { items[$0] }, response: response)
                 let rest = items.indices.filter { !invalid.contains($0) }.map { items[$0] }
                 try await send(rest, deadline: deadline, bisection: &bisection)
                 return
@@ -364,6 +370,8 @@ public final class OutboxUploader: Sendable {
                 attempt += 1
                 state.withLock { $0.tally.lastFailure = "\(response.status) from \(configuration.url)" }
                 recordFailure(retryAfter: retryAfter)
+            case .refusedKey:
+                throw stop(.unauthorized(status: response.status, url: configuration.url, body: response.body))  // checked above
             case .misconfigured:
                 attempt += 1
                 let first = state.withLock { state in

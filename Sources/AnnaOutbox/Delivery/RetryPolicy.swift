@@ -9,7 +9,8 @@ import Foundation
 /// | 413 | too large: the batch is halved (down to one result, then that one is set aside) |
 /// | 400, 422 | refused: the batch is bisected until the refused results are isolated; only those are set aside |
 /// | 408, 429, 5xx, no answer | retry the same batch after a pipeline-wide back-off |
-/// | any other (1xx, 3xx, 401, 403, 404, …) | kept and retried with back-off, and reported: a configuration problem, not the data's |
+/// | 401, 403 | the key or token is refused: delivery stops, said once, the results kept |
+/// | any other (1xx, 3xx, 404, …) | kept and retried with back-off, and reported: a configuration problem, not the data's |
 ///
 /// `Retry-After` (seconds or an HTTP date) is honoured on any status: no request is sent before it.
 public enum RetryPolicy {
@@ -19,6 +20,7 @@ public enum RetryPolicy {
         case split(setAside: Bool)
         case retry
         case misconfigured
+        case refusedKey
     }
 
     /// The outcome of `status`.
@@ -27,6 +29,7 @@ public enum RetryPolicy {
         case 200...299: return .delivered
         case 413, 400, 422: return .split(setAside: true)
         case 408, 429, 500...599: return .retry
+        case 401, 403: return .refusedKey
         default: return .misconfigured
         }
     }

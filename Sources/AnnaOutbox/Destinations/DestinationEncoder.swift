@@ -9,6 +9,9 @@ import OrderedCollections
 struct DestinationEncoder: Sendable {
     /// Why one result cannot be sent in this format: set aside as a dead letter, with the reason.
     struct Refusal: Error, Equatable {
+        /// What kind of refusal, said once per uploader (`tooLarge`, `shortUserId`, …).
+        var kind: String
+        /// The reason in words, kept with the dead letter.
         var reason: String
     }
 
@@ -23,13 +26,13 @@ struct DestinationEncoder: Sendable {
     func event(_ message: OutboxMessage, envelope: Envelope) throws(Refusal) -> String {
         let value: JSONValue
         do { value = try JSONValue(parsing: message.result) } catch {
-            throw Refusal(reason: "the result is not JSON: \(error)")  // rows are checked as read: a defect
+            throw Refusal(kind: "notJSON", reason: "the result is not JSON: \(error)")  // rows are checked as read: a defect
         }
         let meta = message.task.map { ResultMeta(task: $0, path: message.path ?? "", event: message.event ?? "") }
         let call = AnalyticsCall(AnalyticsResult(value: value, meta: meta))
         let event: JSONValue
         switch format {
-        case .anna: throw Refusal(reason: "Anna's own format is not encoded per event")
+        case .anna: throw Refusal(kind: "anna", reason: "Anna's own format is not encoded per event")
         case .segment, .webhook: event = segment(call, message: message, envelope: envelope)
         case .posthog: event = posthog(call, message: message, envelope: envelope)
         case .amplitude: event = try amplitude(call, message: message, envelope: envelope)
@@ -37,7 +40,8 @@ struct DestinationEncoder: Sendable {
         let text = event.jsonText
         let bytes = text.utf8.count
         guard bytes <= maximumEventBytes else {
-            throw Refusal(reason: "the event takes \(bytes) bytes, more than \(format.vendor)'s \(maximumEventBytes) per event")
+            throw Refusal(
+                kind: "tooLarge", reason: "the event takes \(bytes) bytes, more than \(format.vendor)'s \(maximumEventBytes) per event")
         }
         return text
     }
@@ -177,10 +181,12 @@ struct DestinationEncoder: Sendable {
         }
         let deviceUsable = envelope.anonymousId.count >= Self.amplitudeMinimumID
         if let id = userId, id.count < Self.amplitudeMinimumID {
-            throw Refusal(reason: "Amplitude refuses user IDs shorter than \(Self.amplitudeMinimumID) characters (\"\(id)\")")
+            throw Refusal(
+                kind: "shortUserId", reason: "Amplitude refuses user IDs shorter than \(Self.amplitudeMinimumID) characters (\"\(id)\")")
         }
         guard userId != nil || deviceUsable else {
             throw Refusal(
+                kind: "shortDeviceId",
                 reason: "Amplitude refuses device IDs shorter than \(Self.amplitudeMinimumID) characters (\"\(envelope.anonymousId)\")")
         }
         if deviceUsable { event["device_id"] = .string(envelope.anonymousId) }

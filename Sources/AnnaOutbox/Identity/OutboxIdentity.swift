@@ -29,6 +29,7 @@ public final class OutboxIdentity: Sendable {
         static let userId = "userId"
         static let sessionId = "sessionId"
         static let lastEventTime = "lastEventTime"
+        static let sessionSetByApp = "sessionSetByApp"
     }
 
     let state: Locked<State>
@@ -45,7 +46,8 @@ public final class OutboxIdentity: Sendable {
         state = Locked(
             State(
                 anonymousId: anonymousId, userId: stored[Key.userId], sessionId: stored[Key.sessionId].flatMap { Int64($0) },
-                lastEventTime: stored[Key.lastEventTime].flatMap { Double($0) }, extraContext: configuration.context,
+                lastEventTime: stored[Key.lastEventTime].flatMap { Double($0) },
+                sessionSetByApp: stored[Key.sessionSetByApp] != nil, extraContext: configuration.context,
                 superProperties: configuration.superProperties))
         app = configuration.app
         idleTimeout = configuration.sessionIdleTimeout.inSeconds * 1000
@@ -87,18 +89,21 @@ public final class OutboxIdentity: Sendable {
             state.lastEventTime = nil
             state.sessionSetByApp = false
         }
-        save([Key.anonymousId: anonymousId, Key.userId: nil, Key.sessionId: nil, Key.lastEventTime: nil])
+        save([
+            Key.anonymousId: anonymousId, Key.userId: nil, Key.sessionId: nil, Key.lastEventTime: nil, Key.sessionSetByApp: nil,
+        ])
     }
 
     /// Sets the analytics session: `id` (milliseconds since the epoch, as Amplitude's
-    /// `session_id`), or now when nil. It no longer rotates by itself until ``reset()``.
+    /// `session_id`), or now when nil. It no longer rotates by itself until ``reset()`` (the
+    /// file keeps that too).
     public func startSession(id: Int64? = nil) {
         let id = id ?? Int64(Date().timeIntervalSince1970 * 1000)
         change { state in
             state.sessionId = id
             state.sessionSetByApp = true
         }
-        save([Key.sessionId: String(id)])
+        save([Key.sessionId: String(id), Key.sessionSetByApp: "1"])
     }
 
     /// Adds `properties` to every track and screen appended from now on (an event's own

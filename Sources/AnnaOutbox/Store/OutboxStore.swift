@@ -143,11 +143,13 @@ final class OutboxStore: Sendable {
     /// deleting its key) in one transaction, then applies the caps. A session's position 0 is
     /// the first result of it an opening appends, so only there is the `session` table looked
     /// at (once per session per opening, off the append path). The analytics session of the
-    /// last entry is kept in the `identity` table, so it rotates across openings too.
+    /// last entry is kept in the `identity` table, so it rotates across openings too, unless
+    /// `identityIsNewer`: the changes were made after the last entry was appended.
     @discardableResult
-    func write(_ entries: [Entry], drops: [DropReason: Int], identity: [String: String?] = [:], now: Double) throws
-        -> Written
-    {
+    func write(
+        _ entries: [Entry], drops: [DropReason: Int], identity: [String: String?] = [:], identityIsNewer: Bool = false,
+        now: Double
+    ) throws -> Written {
         var added: [String: Int64] = [:]
         let written = try database.write { db in
             added = [:]
@@ -165,8 +167,7 @@ final class OutboxStore: Sendable {
                 return found
             }
             var identity = identity
-            // A change queued since (a reset) is newer than the entries' session.
-            if identity.index(forKey: OutboxIdentity.Key.sessionId) == nil, let lastEntry = entries.last,
+            if !identityIsNewer, let lastEntry = entries.last,
                 let envelope = lastEntry.envelope?.envelope
             {
                 identity[OutboxIdentity.Key.sessionId] = envelope.sessionId.map { String($0) }

@@ -36,6 +36,11 @@ final class OutboxWriter: Sendable {
         var retryDelay = 0.1
         /// Changes to the identity not yet written (a nil value deletes the key).
         var identity: [String: String?] = [:]
+        /// Entries queued and written since the writer began, and how many were queued when
+        /// the identity last changed: whether a change came before or after a batch's last entry.
+        var queued = 0
+        var written = 0
+        var identityAt = 0
     }
 
     let store: OutboxStore
@@ -99,6 +104,7 @@ final class OutboxWriter: Sendable {
             state.nextSeq[session] = seq + 1
             let entries = make(seq)
             state.entries.append(contentsOf: entries)
+            state.queued += entries.count
             state.unwrittenBytes += bytes * entries.count
             if state.scheduled { return (false, nil) }
             state.scheduled = true
@@ -131,6 +137,7 @@ final class OutboxWriter: Sendable {
     func save(identity changes: [String: String?]) {
         let schedule = state.withLock { state in
             state.identity.merge(changes) { _, new in new }
+            state.identityAt = state.queued
             if state.scheduled { return false }
             state.scheduled = true
             return true
@@ -212,25 +219,27 @@ final class OutboxWriter: Sendable {
     private func drain() {
         let maximum = store.configuration.maximumRowsPerTransaction
         while true {
-            let taken: (entries: [OutboxStore.Entry], drops: [DropReason: Int], identity: [String: String?])? = state.withLock {
-                state in
-                if state.entries.isEmpty, state.drops.isEmpty, state.unsavedDrops.isEmpty, state.identity.isEmpty {
-                    state.scheduled = false
-                    return nil
+            let taken: (entries: [OutboxStore.Entry], drops: [DropReason: Int], identity: [String: String?], identityIsNewer: Bool)? =
+                state.withLock { state in
+                    if state.entries.isEmpty, state.drops.isEmpty, state.unsavedDrops.isEmpty, state.identity.isEmpty {
+                        state.scheduled = false
+                        return nil
+                    }
+                    let entries = Array(state.entries.prefix(maximum))
+                    let drops = state.drops.merging(state.unsavedDrops, uniquingKeysWith: +)
+                    state.drops = [:]
+                    state.unsavedDrops = [:]
+                    defer { state.identity = [:] }
+                    return (entries, drops, state.identity, state.identityAt >= state.written + entries.count)
                 }
-                let entries = Array(state.entries.prefix(maximum))
-                let drops = state.drops.merging(state.unsavedDrops, uniquingKeysWith: +)
-                state.drops = [:]
-                state.unsavedDrops = [:]
-                defer { state.identity = [:] }
-                return (entries, drops, state.identity)
-            }
             guard let taken else { return }
             let now = Date().timeIntervalSince1970
             do {
-                let written = try store.write(taken.entries, drops: taken.drops, identity: taken.identity, now: now)
+                let written = try store.write(
+                    taken.entries, drops: taken.drops, identity: taken.identity, identityIsNewer: taken.identityIsNewer, now: now)
                 let recovered: String? = state.withLock { state in
                     state.entries.removeFirst(taken.entries.count)  // a deque: the rest does not move
+                    state.written += taken.entries.count
                     state.unwrittenBytes -= taken.entries.reduce(0) { $0 + $1.bytes }
                     defer {
                         state.failure = nil
