@@ -236,10 +236,11 @@ public final class Outbox: Sendable {
     /// (written first), waiting or in flight, the dead letters and the drop counts; then
     /// compacts the file, so the deleted bytes are gone from the disk too. The session names
     /// and their counters stay: a later result of a session keeps its place, so no message ID
-    /// is used twice. A recording (`Manager.Dependency.recordingURL`) is the app's file to delete.
+    /// is used twice. The identity goes too: a new anonymous ID, no user ID
+    /// (``OutboxIdentity/reset()``). A recording (`Manager.Dependency.recordingURL`) is the
+    /// app's file to delete.
     /// - Returns: How many results and dead letters were deleted.
     /// - Throws: ``OutboxError/storage(path:message:)`` when the file cannot be changed.
-    /// The identity goes too: a new anonymous ID, no user ID (``OutboxIdentity/reset()``).
     @discardableResult
     public func deleteAll() throws(OutboxError) -> Int {
         writer.synchronize()

@@ -1,6 +1,7 @@
 /// How many results an outbox holds and has dropped (`anna outbox stats`).
 public struct OutboxStats: Sendable, Equatable, Codable {
-    /// Results waiting to be sent (not in the request under way).
+    /// Results waiting to be sent (not in the request under way): one per destination each
+    /// result is queued for.
     public var pending: Int
     /// Results in the request under way.
     public var inFlight: Int
