@@ -439,18 +439,14 @@ final class OutboxStore: Sendable {
     /// Each destination's rows waiting and in flight, dead letters and oldest age.
     private static func destinationStats(_ db: Database, now: Double) throws -> [String: DestinationStats] {
         var destinations: [String: DestinationStats] = [:]
-        let waiting = try Row.fetchCursor(
-            db, sql: "SELECT destination, count(*) AS rows, min(appendedAt) AS oldest FROM message GROUP BY destination")
-        while let row = try waiting.next() {
-            guard let name = String.fromDatabaseValue(row.storedValue(MessageRecord.destination)) else { continue }
-            let rows = Int.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0
-            let oldest = Double.fromDatabaseValue(row.storedValue(Column("oldest")))
-            destinations[name] = DestinationStats(pending: rows, oldestAgeSeconds: oldest.map { max(0, now - $0) } ?? 0)
+        for group in try groups(db, table: "message", oldest: "min(appendedAt)") {
+            let age = group.oldest.map { max(0, now - $0) } ?? 0
+            destinations[group.name] = DestinationStats(pending: group.rows, oldestAgeSeconds: age)
         }
-        let dead = try Row.fetchCursor(db, sql: "SELECT destination, count(*) AS rows FROM deadLetter GROUP BY destination")
-        while let row = try dead.next() {
-            guard let name = String.fromDatabaseValue(row.storedValue(MessageRecord.destination)) else { continue }
-            destinations[name, default: DestinationStats()].deadLetter = Int.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0
+        for group in try groups(db, table: "deadLetter", oldest: "NULL") {
+            var stats = destinations[group.name] ?? DestinationStats()
+            stats.deadLetter = group.rows
+            destinations[group.name] = stats
         }
         for (name, var stats) in destinations {
             let inFlight = try Int.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [inFlightKey(name)]) ?? 0
@@ -459,6 +455,20 @@ final class OutboxStore: Sendable {
             destinations[name] = stats
         }
         return destinations
+    }
+
+    /// The rows of `table` by destination, with the `oldest` expression (an aggregate) of each.
+    private static func groups(_ db: Database, table: String, oldest: String) throws -> [(name: String, rows: Int, oldest: Double?)] {
+        var groups: [(name: String, rows: Int, oldest: Double?)] = []
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT CAST(destination AS TEXT) AS name, count(*) AS rows, \(oldest) AS oldest FROM \(table) GROUP BY destination")
+        while let row = try cursor.next() {
+            let name = String.fromDatabaseValue(row.storedValue(Column("name")))
+            let rows = Int.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0
+            let oldestValue = Double.fromDatabaseValue(row.storedValue(Column("oldest")))
+            if let name { groups.append((name, rows, oldestValue)) }
+        }
+        return groups
     }
 
     /// The dead letters, oldest first.
