@@ -190,6 +190,7 @@ let package = Package(
                 "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Benchmarks/AnnaBench"
         ),

@@ -33,6 +33,11 @@ struct Comparison {
         "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2),
         // O1: results appended or delivered per second.
         "resultsPerSecond": Rule(higherIsBetter: true, slack: 0),
+        // destinations: the CPU time per delivered result (all threads, the loopback receiver's
+        // included), and the bytes a result takes on the wire in each format (request line,
+        // headers and body over the results; the same from run to run, so growth is the format's).
+        "cpuUsPerResult": Rule(higherIsBetter: false, slack: 2),
+        "wireBytesPerResult": Rule(higherIsBetter: false, slack: 16),
         "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
         "rssRatio": Rule(higherIsBetter: false, slack: 0),
         // Sub-millisecond latencies on a shared 2-core machine: the median moves between 0.04

@@ -27,7 +27,7 @@ struct MeasureCommand: AsyncParsableCommand {
             case .throughput:
                 return [
                     "--screens", "--tasks", "--patterns", "--events", "--module", "--module-task-folder",
-                    "--module-allowed-root", "--warmup", "--every-cell", "--outbox", "--inspector",
+                    "--module-allowed-root", "--warmup", "--every-cell", "--outbox", "--outbox-destinations", "--inspector",
                 ]
             case .soak: return ["--events", "--churn-every", "--sample-every"]
             case .latency: return ["--rate", "--seconds", "--warmup"]
@@ -69,6 +69,13 @@ struct MeasureCommand: AsyncParsableCommand {
     @Flag(help: "Throughput: every result is also appended to an outbox (default configuration) in a temporary folder.")
     var outbox = false
 
+    @Flag(
+        help: """
+            Throughput: every result is also appended to an outbox with two destinations (a, b), each \
+            uploaded while the run goes on (a in Segment's format, b in Anna's) to a loopback receiver.
+            """)
+    var outboxDestinations = false
+
     @Option(help: "Throughput and soak: events to record (default 1,000,000).")
     var events: Int?
 
@@ -108,7 +115,8 @@ struct MeasureCommand: AsyncParsableCommand {
             ("--events", events != nil), ("--module", module != nil), ("--module-task-folder", moduleTaskFolder != nil),
             ("--module-allowed-root", !moduleAllowedRoot.isEmpty), ("--churn-every", churnEvery != nil),
             ("--sample-every", sampleEvery != nil), ("--rate", rate != nil), ("--seconds", seconds != nil),
-            ("--warmup", warmup != nil), ("--every-cell", everyCell), ("--outbox", outbox), ("--inspector", inspector),
+            ("--warmup", warmup != nil), ("--every-cell", everyCell), ("--outbox", outbox),
+            ("--outbox-destinations", outboxDestinations), ("--inspector", inspector),
         ]
         let foreign = given.filter { $0.isGiven && !kind.options.contains($0.option) }.map(\.option)
         if !foreign.isEmpty {
@@ -131,7 +139,7 @@ struct MeasureCommand: AsyncParsableCommand {
             line = try await ThroughputMeasurement(
                 screens: screens ?? HostTree.w1Screens, tasks: tasks ?? .w1, patterns: patterns ?? 100,
                 events: events ?? Self.defaultEvents, warmup: warmup ?? Sizes.throughputWarmup, everyCell: everyCell,
-                module: moduleChoice, outbox: outbox, inspector: inspector
+                module: moduleChoice, outbox: outbox, outboxUploaders: outboxDestinations, inspector: inspector
             ).run()
         case .soak:
             line = try await SoakMeasurement(

@@ -64,6 +64,11 @@ final class Output {
                     + "\(grouped(line.number("outboxWritten"))), dropped \(grouped(line.number("outboxDropped"))) (back-pressure), "
                     + String(format: "caught up %.2f s after the last result", line.number("catchUpSeconds"))
             }
+            if let relative = line["relativeToOutbox"]?.numberValue {
+                details +=
+                    String(format: "; %.2f× one destination; uploaded during the run: ", relative)
+                    + "segment \(grouped(line.number("deliveredPerSecond.a.segment"))), anna \(grouped(line.number("deliveredPerSecond.b.anna"))) results/s"
+            }
             if scenario == "W2" {
                 details +=
                     "; registration \(grouped(line.number("registrationNsPerNode"))) ns/node, "
@@ -121,6 +126,13 @@ final class Output {
                 ? "p50 \(milliseconds(line.number("p50Ms"))), p99 \(milliseconds(line.number("p99Ms"))) per append; "
                     + "\(grouped(line.number("results"))) results committed (median of \(Int(line.number("runs"))))"
                 : "\(grouped(line.number("results"))) results to a loopback collector in \(grouped(line.number("requests"))) requests"
+            return [scenario, variant, grouped(line.number("resultsPerSecond")) + " results/s", details]
+        case "destinations":
+            var details =
+                "\(grouped(line.number("results"))) results in \(grouped(line.number("requests"))) requests, "
+                + String(format: "%.0f B/result on the wire, %.1f µs CPU/result", line.number("wireBytesPerResult"), line.number("cpuUsPerResult"))
+            if let relative = line["relativeToAnna"]?.numberValue { details += String(format: ", %.2f× anna", relative) }
+            details += " (median of \(Int(line.number("runs"))))"
             return [scenario, variant, grouped(line.number("resultsPerSecond")) + " results/s", details]
         default:
             return [scenario, variant, "", line.jsonText]

@@ -13,12 +13,14 @@ enum Profile: String, CaseIterable, ExpressibleByArgument, Sendable {
             return Sizes(
                 runs: 5, w1Events: 1_000_000, w2Events: 500_000, w2Nodes: [1_000, 10_000, 100_000],
                 w2Patterns: [10, 100, 1_000, 10_000], soakEvents: 2_000_000, soakChurnEvery: 10_000,
-                soakSampleEvery: 1_000_000, rate: 50_000, latencySeconds: 3)
+                soakSampleEvery: 1_000_000, rate: 50_000, latencySeconds: 3, destinationResults: 5_000,
+                destinationRounds: 3, w1DestinationRuns: 2)
         case .full:
             return Sizes(
                 runs: 5, w1Events: 1_000_000, w2Events: 1_000_000, w2Nodes: [1_000, 10_000, 100_000],
                 w2Patterns: [10, 100, 1_000, 10_000], soakEvents: 10_000_000, soakChurnEvery: 10_000,
-                soakSampleEvery: 1_000_000, rate: 50_000, latencySeconds: 5)
+                soakSampleEvery: 1_000_000, rate: 50_000, latencySeconds: 5, destinationResults: 200_000,
+                destinationRounds: 3, w1DestinationRuns: 5)
         }
     }
 }
@@ -45,6 +47,13 @@ struct Sizes: Sendable {
     var rate: Double
     /// W4 seconds of offered events per run.
     var latencySeconds: Double
+    /// `destinations`: results in the backlog flushed per format and round.
+    var destinationResults: Int
+    /// `destinations`: rounds (every format once per round, in a rotated order).
+    var destinationRounds: Int
+    /// W1's `destinations=2` variant: in how many of W1's rounds it runs (the first ones; at
+    /// most `runs`), each paired with that round's `bundled` run.
+    var w1DestinationRuns: Int
 
     /// W1 and W2: events recorded and flushed before the timed ones in each run. By then
     /// JavaScriptCore has compiled the hot paths with its optimizing tiers (which takes

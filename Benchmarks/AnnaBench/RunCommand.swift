@@ -16,7 +16,9 @@ struct RunCommand: AsyncParsableCommand {
             memory per node), W3 soak (memory while screens come and go), W4 latency at a
             fixed rate, W5 `anna run` replaying W1 as an event stream (against the original
             core on Node when it is there), W6 `anna replay` of many sessions (1 and 2 jobs, and
-            the engine cost per session). Each measurement runs in a child process (`anna-bench measure`).
+            the engine cost per session), O1 the outbox, I1 W1 with an inspector, `destinations`
+            an outbox's backlog flushed in each delivery format to a loopback receiver. Each
+            measurement runs in a child process (`anna-bench measure`).
 
             Examples:
               anna-bench --scenario W1 --events 200000 --runs 3
@@ -27,7 +29,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Sizes: full (default; the issue's sizes) or quick (the baseline's).")
     var profile: Profile = .full
 
-    @Option(help: "W1, W2, W3, W4, W5, W6, O1 (the outbox), I1 (the inspector's cost) or all.")
+    @Option(
+        help: "W1, W2, W3, W4, W5, W6, O1 (the outbox), I1 (the inspector's cost), destinations (delivery formats) or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Runs of W1, of each W2 variant and of W4; the median is reported (both profiles: 5).")
@@ -67,6 +70,21 @@ struct RunCommand: AsyncParsableCommand {
     var latencySeconds: Double?
 
     @Option(
+        name: .customLong("destination-results"),
+        help: "destinations: results flushed per format and round (quick 5,000; full 200,000).")
+    var destinationResults: Int?
+
+    @Option(
+        name: .customLong("destination-rounds"),
+        help: "destinations: rounds, every format once per round in a rotated order (quick 3; full 3).")
+    var destinationRounds: Int?
+
+    @Option(
+        name: .customLong("w1-destination-runs"),
+        help: "W1's destinations=2 variant (two destinations, two uploaders): in how many of W1's rounds it runs (quick 2; full 5).")
+    var w1DestinationRuns: Int?
+
+    @Option(
         help: ArgumentHelp(
             "Also run W1 with this analytics module (repeatable); its task folder is replaced in memory by the W1 tasks.",
             valueName: "dir"))
@@ -93,7 +111,8 @@ struct RunCommand: AsyncParsableCommand {
     func validate() throws {
         let sizes = try self.sizes()
         guard sizes.runs > 0, sizes.w1Events > 0, sizes.w2Events > 0, sizes.soakEvents > 0, sizes.soakChurnEvery > 0,
-            sizes.soakSampleEvery > 0, sizes.rate > 0, sizes.latencySeconds > 0
+            sizes.soakSampleEvery > 0, sizes.rate > 0, sizes.latencySeconds > 0, sizes.destinationResults > 0,
+            sizes.destinationRounds > 0, sizes.w1DestinationRuns >= 0
         else { throw ValidationError("Counts, rates and durations must be positive.") }
         guard sizes.w2Nodes.allSatisfy({ $0 >= 24 }), sizes.w2Patterns.allSatisfy({ $0 >= 3 }) else {
             throw ValidationError("--w2-nodes must be at least 24 (one screen) and --w2-patterns at least 3.")
@@ -146,6 +165,9 @@ struct RunCommand: AsyncParsableCommand {
         if let soakSampleEvery { sizes.soakSampleEvery = soakSampleEvery }
         if let rate { sizes.rate = rate }
         if let latencySeconds { sizes.latencySeconds = latencySeconds }
+        if let destinationResults { sizes.destinationResults = destinationResults }
+        if let destinationRounds { sizes.destinationRounds = destinationRounds }
+        if let w1DestinationRuns { sizes.w1DestinationRuns = w1DestinationRuns }
         return sizes
     }
 
@@ -168,6 +190,7 @@ enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
     case w6 = "W6"
     case o1 = "O1"
     case i1 = "I1"
+    case destinations
     case all
 
     init?(argument: String) {

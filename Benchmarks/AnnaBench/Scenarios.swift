@@ -11,6 +11,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w6 = "W6"
     case o1 = "O1"
     case i1 = "I1"
+    case destinations
 }
 
 /// Runs the scenarios, each measurement in a child process (``ChildProcess``), and turns
@@ -48,35 +49,48 @@ struct ScenarioRunner {
         case .w6: try runW6()
         case .o1: try await runOutbox()
         case .i1: try runInspector()
+        case .destinations: try await runDestinations()
         }
     }
 
     // MARK: - W1
 
-    /// W1 on the bundled core, with an outbox attached, and on each `--module`, runs
-    /// interleaved so that the machine's noise falls on all of them alike.
+    /// W1 on the bundled core, with an outbox attached, with an outbox of two destinations
+    /// and their uploaders (in the first ``Sizes/w1DestinationRuns`` rounds), and on each
+    /// `--module`, runs interleaved so that the machine's noise falls on all of them alike.
     private func runW1() throws {
-        let variants: [(name: String, module: String, tasks: TaskSet, arguments: [String])] =
-            [("bundled", "bundled", .w1, []), ("outbox", "bundled", .w1, ["--outbox"])]
-            + modules.map { module in
-                (
-                    "module=\(module)", module, .w1Portable,
-                    ["--module", module, "--module-task-folder", moduleTaskFolder]
-                        + moduleAllowedRoots.flatMap { ["--module-allowed-root", $0] }
-                )
-            }
+        typealias Variant = (name: String, module: String, tasks: TaskSet, arguments: [String], rounds: Int)
+        var variants: [Variant] = [
+            ("bundled", "bundled", .w1, [], sizes.runs), ("outbox", "bundled", .w1, ["--outbox"], sizes.runs),
+        ]
+        if sizes.w1DestinationRuns > 0 {
+            variants.append(
+                (Self.w1DestinationsVariant, "bundled", .w1, ["--outbox-destinations"], min(sizes.w1DestinationRuns, sizes.runs)))
+        }
+        variants += modules.map { module -> Variant in
+            (
+                "module=\(module)", module, .w1Portable,
+                ["--module", module, "--module-task-folder", moduleTaskFolder]
+                    + moduleAllowedRoots.flatMap { ["--module-allowed-root", $0] }, sizes.runs
+            )
+        }
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
         for run in 1...sizes.runs {
-            for (position, variant) in variants.enumerated() {
+            for (position, variant) in variants.enumerated() where run <= variant.rounds {
                 let raw = try ChildProcess.measure(
                     [
                         "throughput", "--screens", "\(HostTree.w1Screens)", "--events", "\(sizes.w1Events)",
                         "--tasks", variant.tasks.rawValue,
                     ] + variant.arguments)
                 runs[position].append(raw)
-                output.progress(
-                    "W1 \(variant.name) run \(run)/\(sizes.runs): \(Output.grouped(raw.eventsPerSecond)) events/s"
-                        + Self.noise(raw))
+                var message = "W1 \(variant.name) run \(run)/\(variant.rounds): \(Output.grouped(raw.eventsPerSecond)) events/s"
+                if variant.name == Self.w1DestinationsVariant, let bundled = runs[0].last {
+                    message +=
+                        String(format: " (%.2f× bundled), dropped ", raw.eventsPerSecond / max(bundled.eventsPerSecond, 1e-9))
+                        + "\(Output.grouped(raw.number("outboxDropped"))) of "
+                        + "\(Output.grouped(raw.number("outboxDropped") + raw.number("outboxWritten"))) results"
+                }
+                output.progress(message + Self.noise(raw))
             }
         }
         for (position, variant) in variants.enumerated() {
@@ -86,10 +100,18 @@ struct ScenarioRunner {
             addThroughput(runs[position], to: &line)
             line["peakGrowthMB"] = .rounded(Stats.median(runs[position].map { $0.number("peakGrowthBytes") }) / 1e6, 1)
             line["guard"] = ["eventsPerSecond"]
-            if variant.name == "outbox" { addOutbox(runs[position], pairedWith: runs[0], to: &line) }
+            if variant.name == "outbox" || variant.name == Self.w1DestinationsVariant {
+                addOutbox(runs[position], pairedWith: runs[0], to: &line)
+            }
+            if variant.name == Self.w1DestinationsVariant {
+                addDestinations(runs[position], bundled: runs[0], outbox: runs[1], to: &line)
+            }
             output.emit(line)
         }
     }
+
+    /// The name of W1's variant with two destinations and their uploaders.
+    static let w1DestinationsVariant = "destinations=2"
 
     /// The outbox variant's figures: its rate over the bundled run of the same round (median
     /// of the pairs), what the outbox wrote and dropped, and how long it took to catch up.
@@ -103,6 +125,29 @@ struct ScenarioRunner {
         }
         line["catchUpSeconds"] = .rounded(Stats.median(runs.map { $0.number("catchUpSeconds") }), 3)
         line["guard"] = ["eventsPerSecond", "relativeToBundled"]
+    }
+
+    /// The `destinations=2` variant's own figures: every pair's ratio to `bundled`, its rate
+    /// over the one-destination outbox's of the same round, the share of results dropped, and
+    /// per destination what its uploader delivered (during the timed events, and by the end
+    /// of the catch-up) in how many requests and bytes.
+    private func addDestinations(
+        _ runs: [ReportLine], bundled: [ReportLine], outbox: [ReportLine], to line: inout ReportLine
+    ) {
+        line["pairRatios"] = .array(zip(runs, bundled).map { .rounded($0.eventsPerSecond / max($1.eventsPerSecond, 1e-9), 3) })
+        line["relativeToOutbox"] = .rounded(
+            Stats.median(zip(runs, outbox).map { $0.eventsPerSecond / max($1.eventsPerSecond, 1e-9) }), 3)
+        let total = { (run: ReportLine) in run.number("outboxWritten") + run.number("outboxDropped") }
+        line["outboxResults"] = .number(Stats.median(runs.map(total)))
+        line["droppedShare"] = .rounded(Stats.median(runs.map { $0.number("outboxDropped") / max(total($0), 1) }), 4)
+        line["outboxCapDropRows"] = .number(Stats.median(runs.map { $0.number("outboxCapDropRows") }))
+        for (name, format) in [("a", "segment"), ("b", "anna")] {
+            line["deliveredPerSecond.\(name).\(format)"] = .rounded(Stats.median(runs.map { $0.number("deliveredPerSecond.\(name)") }))
+            line["delivered.\(name).\(format)"] = .number(Stats.median(runs.map { $0.number("delivered.\(name)") }))
+            line["requests.\(name).\(format)"] = .number(Stats.median(runs.map { $0.number("requests.\(name)") }))
+            line["wireBytesPerResult.\(name).\(format)"] = .rounded(
+                Stats.median(runs.map { $0.number("wireBytes.\(name)") / max($0.number("delivered.\(name)"), 1) }), 1)
+        }
     }
 
     // MARK: - W2

@@ -16,8 +16,9 @@ import Foundation
 /// 5. Start the clock, record every event on its cell through the public API, flush,
 ///    take the delegate's time of the last result, and check the result count. The share
 ///    of the CPUs other processes used meanwhile is reported too (``MachineLoad``).
-/// 6. With an outbox, time how long it takes to write what is still queued (`catchUpSeconds`)
-///    and check that every result was written or counted as dropped by back-pressure. The
+/// 6. With an outbox, time how long it takes to write what is still queued (`catchUpSeconds`;
+///    its uploaders, with ``outboxUploaders``, deliver meanwhile and are stopped then) and check
+///    that every result was written or counted as dropped by back-pressure. The
 ///    peak resident memory over steps 5 and 6 is reported as growth over step 4's.
 struct ThroughputMeasurement {
     /// Screens in the tree (22 nodes each, plus `__root__` and `app`).
@@ -35,6 +36,9 @@ struct ThroughputMeasurement {
     var module: ModuleChoice
     /// Whether every result is also appended to an outbox (W1's `outbox` variant).
     var outbox = false
+    /// With ``outbox``: two destinations, each with an uploader running to a loopback receiver
+    /// (W1's `destinations=2` variant; ``OutboxAttachment``).
+    var outboxUploaders = false
     /// Whether an inspector is attached, served, and read by a client of its event stream
     /// (I1); the run then also times ``inspectorProbes`` events from record to that client.
     var inspector = false
@@ -49,7 +53,7 @@ struct ThroughputMeasurement {
         let expected = warmupResults + timedResults
         let counter = ResultCounter(expectedTotal: expected.total)
         let scenario = "throughput (\(tasks.rawValue), \(screens) screens)"
-        let outboxAttachment = outbox ? try OutboxAttachment() : nil
+        let outboxAttachment = outbox || outboxUploaders ? try await OutboxAttachment(uploaders: outboxUploaders) : nil
         let inspectorAttachment = inspector ? try await InspectorAttachment.start() : nil
         let rig = try await BenchRig(
             module: module, tasks: TaskGenerator.source(tasks, screens: screens, patterns: patterns), screens: screens,
@@ -67,6 +71,7 @@ struct ThroughputMeasurement {
         let residentBeforeEvents = try MemorySampler.residentBytes()
         try MemorySampler.resetPeak()
         var gauges = SpanGauges.start()
+        let deliveredBefore = outboxAttachment?.delivered ?? [:]
         let start = MonotonicClock.now()
         for k in 0..<events {
             EventMix.record(k, on: cells[k % cellCount])
@@ -75,8 +80,10 @@ struct ThroughputMeasurement {
         await rig.manager.flush()
         gauges.stop()
         let delivered = MonotonicClock.now()
+        let deliveredTimed = outboxAttachment?.delivered ?? [:]
         outboxAttachment?.outbox.synchronize()
         let caughtUp = MonotonicClock.now()
+        await outboxAttachment?.stopUploaders()
         let peakResident = try MemorySampler.peakResidentBytes()
         let tally = counter.snapshot
         try rig.verify(expected, scenario: scenario)
@@ -98,11 +105,23 @@ struct ThroughputMeasurement {
         line["cpuSeconds"] = .number(gauges.processSeconds)
         line["peakGrowthBytes"] = .number(Double(max(0, peakResident - residentBeforeEvents)))
         if let outboxAttachment {
-            let (written, dropped) = try outboxAttachment.verify(total: expected.total)
-            line["outboxWritten"] = .number(Double(written))
-            line["outboxDropped"] = .number(Double(dropped))
+            let outcome = try outboxAttachment.verify(total: expected.total)
+            line["outboxWritten"] = .number(Double(outcome.written))
+            line["outboxDropped"] = .number(Double(outcome.dropped))
             line["backpressureEpisodes"] = .number(Double(outboxAttachment.sink.backpressureEpisodes))
             line["catchUpSeconds"] = .number(MonotonicClock.seconds(from: delivered, to: caughtUp))
+            if !outboxAttachment.deliveries.isEmpty {
+                line["outboxCapDropRows"] = .number(Double(outcome.capDropRows))
+                let timedSeconds = MonotonicClock.seconds(from: start, to: delivered)
+                for delivery in outboxAttachment.deliveries {
+                    let name = delivery.name
+                    let during = (deliveredTimed[name] ?? 0) - (deliveredBefore[name] ?? 0)
+                    line["delivered.\(name)"] = .number(Double(delivery.uploader.tally.delivered))
+                    line["deliveredPerSecond.\(name)"] = .number(Double(during) / max(timedSeconds, 1e-9))
+                    line["requests.\(name)"] = .number(Double(delivery.uploader.tally.requests))
+                    line["wireBytes.\(name)"] = .number(Double(delivery.receiver.counts.wireBytes))
+                }
+            }
         }
         gauges.addFields(to: &line)
         if let inspectorAttachment {
