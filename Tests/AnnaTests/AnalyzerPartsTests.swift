@@ -159,10 +159,19 @@ struct AnalyzerMainActorTests {
         analyzer(of: target).enable(naming: "target")
         let container = MainActorLink(target: target)
         let leaf = Link(container)
-        let registeredAtOnce = await Task.detached {
-            analyzer(of: leaf).enable(naming: "leaf")
-            return analyzer(of: leaf).registeredNodeID != nil
-        }.value
+        // Enabled on another thread while the main actor is held, so the lookup it schedules
+        // there cannot run before the check.
+        let registeredAtOnce = await MainActor.run {
+            let done = DispatchSemaphore(value: 0)
+            let answer = UncheckedBox(false)
+            Thread.detachNewThread {
+                analyzer(of: leaf).enable(naming: "leaf")
+                answer.value = analyzer(of: leaf).registeredNodeID != nil
+                done.signal()
+            }
+            done.wait()
+            return answer.value
+        }
         #expect(!registeredAtOnce)
         // The lookup made again on the main queue registers the leaf under the redirect's target.
         await MainActor.run {}
@@ -172,4 +181,10 @@ struct AnalyzerMainActorTests {
         #expect(registered)
         #expect(analyzer(of: leaf).parentAnalyzer === analyzer(of: target))
     }
+}
+
+/// A value handed from one thread to another behind a semaphore.
+private final class UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -299,6 +299,13 @@ public final class OutboxUploader: Sendable {
             } catch {
                 try outbox.store.setInFlight(0, destination: configuration.destination)
                 if Task.isCancelled { throw CancellationError() }
+                // A request cut short by the flush's own deadline says nothing new about the
+                // destination: the reason already known (a 503, say) stays the one reported.
+                if error is UploadTimeout, timeout < configuration.requestTimeout,
+                    state.withLock({ $0.tally.lastFailure != nil })
+                {
+                    throw DeadlineReached()
+                }
                 attempt += 1
                 reportNetworkFailure(error)
                 recordFailure(retryAfter: nil)
