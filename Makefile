@@ -1,11 +1,11 @@
 # Quick start: `make run` sets everything up and runs the demo; `make test` runs every test.
-# Both install the one system dependency (WebKitGTK's JavaScriptCore) when it is missing.
+# Both install the system dependencies (WebKitGTK's JavaScriptCore, GTK 4) when they are missing.
 
 SWIFT       ?= swift
-APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev
+APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev libgtk-4-dev libgtk-4-bin
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run test test-times test-browser test-conformance test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
+.PHONY: setup build run run-gtk test test-times test-browser test-conformance test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -33,6 +33,17 @@ run: build
 	  || { echo "results differ from $(DEMO)/expected-results.ndjson"; exit 1; }
 	@echo "== anna trace: checking the session against $(DEMO)/session.trace.json =="
 	$(SWIFT) run --skip-build anna trace --events $(DEMO)/session.ndjson --module $(DEMO)/module --expect $(DEMO)/session.trace.json
+
+## The same shop as a real GTK 4 app, headless (Broadway): its results, then `anna run` on the
+## session it recorded, which must give the same results.
+run-gtk: build
+	@echo "== anna-gtk-demo: the shop as a GTK 4 app, captured by AnnaGtk, one result per line =="
+	.ci/with-broadway $(SWIFT) run --skip-build anna-gtk-demo --record .build/gtk-session.ndjson | tee .build/gtk-results.ndjson
+	@echo "== anna run: replaying the recorded session ($$(wc -l < .build/gtk-session.ndjson) lines) =="
+	$(SWIFT) run --skip-build anna run --events .build/gtk-session.ndjson --module $(DEMO)/module > .build/gtk-replay.ndjson
+	@diff -q .build/gtk-replay.ndjson .build/gtk-results.ndjson > /dev/null \
+	  && echo "$$(wc -l < .build/gtk-replay.ndjson) results, identical to the app's own" \
+	  || { echo "the replay's results differ from the app's"; exit 1; }
 
 ## Every test, after the lint (so CI checks the formatting too), each step timed into
 ## $(TEST_RESULTS)/phases.tsv and each test's time into its xUnit files (`make test-times` prints

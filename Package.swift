@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Anna", targets: ["Anna"]),
         .library(name: "CoreJS", targets: ["CoreJS"]),
         .library(name: "AnnaKit", targets: ["AnnaKit"]),
+        .library(name: "AnnaGtk", targets: ["AnnaGtk"]),
         .library(name: "AnnaOutbox", targets: ["AnnaOutbox"]),
         .library(name: "AnnaInspector", targets: ["AnnaInspector"]),
         .executable(name: "anna", targets: ["anna"]),
@@ -39,12 +40,20 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The only C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
+        // C interop: WebKitGTK's JavaScriptCore C API, found through pkg-config.
         .systemLibrary(
             name: "CJavaScriptCore",
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // GTK 4's C API, for AnnaGtk alone: an app that does not use AnnaGtk never needs its headers.
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // Automatic capture for GTK 4 apps: named widgets as nodes, signals as events.
+        .target(name: "AnnaGtk", dependencies: ["Anna", "CoreJS", "CGtk"]),
+        // A small GTK UI played through scenarios, for AnnaGtk's tests (run under Broadway).
+        .executableTarget(
+            name: "anna-gtk-fixture", dependencies: ["AnnaGtk", "Anna", "CoreJS", "CGtk"], path: "Tests/AnnaGtkFixture"),
+        .testTarget(name: "AnnaGtkTests", dependencies: ["AnnaTestSupport", "anna-gtk-fixture", "anna-gtk-demo", "anna-demo", "anna"]),
         // The engine wrapper and the CommonJS runtime; the one target that imports CJavaScriptCore.
         .target(
             name: "CoreJS",
@@ -93,8 +102,15 @@ let package = Package(
         // Its analytics module is bundled as an app would bundle its own: a folder resource
         // (the demo's lives in fixtures/, beside the session recorded from it).
         .executableTarget(
-            name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS"], path: "Sources/AnnaDemo",
+            name: "anna-demo", dependencies: ["AnnaKit", "Anna", "CoreJS", "DemoCatalog"], path: "Sources/AnnaDemo",
             resources: [.copy("../../fixtures/demo/module")]
+        ),
+        // The demo shop's products, shared by the kit demo and the GTK demo.
+        .target(name: "DemoCatalog"),
+        // The same shop as a real GTK 4 app, captured by AnnaGtk, with a scripted mode.
+        .executableTarget(
+            name: "anna-gtk-demo", dependencies: ["AnnaGtk", "Anna", "CoreJS", "CGtk", "DemoCatalog"],
+            path: "Sources/AnnaGtkDemo", resources: [.copy("../../fixtures/demo/module")]
         ),
         // The durable outbox: results kept in SQLite (GRDB) and uploaded by HTTP (AsyncHTTPClient).
         // Its own target, so an app that only needs Anna builds neither.

@@ -1,5 +1,6 @@
 import Anna
 import AnnaKit
+import DemoCatalog
 
 /// A row of the product list: its product's ID is observed as `product-id`.
 final class ProductCell: TableViewCell {

@@ -1,5 +1,6 @@
 import Anna
 import AnnaKit
+import DemoCatalog
 
 /// The product screen (`product`), with an "add to cart" button (`add-to-cart`).
 final class ProductDetailViewController: ViewController, AnalyzableObject {

@@ -1,4 +1,5 @@
 import AnnaKit
+import DemoCatalog
 
 /// The scripted session the demo plays: what a user of the shop does.
 @MainActor

@@ -71,6 +71,16 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         isKeyed = false
     }
 
+    /// Creates the analyzer of `owner` with its own namespace (the task file its node loads,
+    /// `task/<namespace>.js`), for owners whose Swift type does not name them: a toolkit's
+    /// widget wrapper names the widget's class, say.
+    public init(owner: any FocusPathConstituting, namespace: String) {
+        self.owner = owner
+        self.namespace = namespace
+        number = Self.nextNumber()
+        isKeyed = false
+    }
+
     init(keyedUnder owner: (any FocusPathConstituting)?) {
         self.owner = owner
         namespace = nil

@@ -1,0 +1,51 @@
+import Anna
+import CGtk
+
+// Widgets disposed while captured: their nodes leave the tree, nothing of theirs is kept.
+
+extension GtkCapture {
+    /// Watches `widget` with a GObject weak reference, which GTK notifies when the widget is
+    /// disposed (destroyed, or its last reference dropped).
+    func watchDisposal(of widget: UnsafeMutableRawPointer) {
+        let token = Unmanaged.passRetained(DisposalToken(capture: self, widget: widget)).toOpaque()
+        disposalTokens[widget] = token
+        g_object_weak_ref(GObjectAccess.object(widget), Self.disposed, token)
+    }
+
+    /// Stops watching `widget` (the capture is uninstalled) and releases the token.
+    func stopWatchingDisposal(of widget: UnsafeMutableRawPointer) {
+        guard let token = disposalTokens.removeValue(forKey: widget) else { return }
+        g_object_weak_unref(GObjectAccess.object(widget), Self.disposed, token)
+        Unmanaged<DisposalToken>.fromOpaque(token).release()
+    }
+
+    private static let disposed: GWeakNotify = { data, _ in
+        guard let data else { return }
+        let token = Unmanaged<DisposalToken>.fromOpaque(data).takeRetainedValue()
+        token.capture?.widgetDisposed(token.widget)
+    }
+
+    /// The widget at `key` is being disposed: its node disappears (if it was shown) and leaves.
+    func widgetDisposed(_ key: UnsafeMutableRawPointer) {
+        disposalTokens[key] = nil
+        boundPositions[key] = nil
+        if let source = pendingTexts.removeValue(forKey: key) { g_source_remove(source) }
+        guard let node = nodes.removeValue(forKey: key) else { return }
+        if node.isAppeared {
+            node.isAppeared = false
+            node.analyzer.record(StandardEvent.disappeared, with: nil)
+        }
+        node.widgetDisposed()
+    }
+}
+
+/// What a widget's weak reference points at.
+final class DisposalToken {
+    weak var capture: GtkCapture?
+    let widget: UnsafeMutableRawPointer
+
+    init(capture: GtkCapture, widget: UnsafeMutableRawPointer) {
+        self.capture = capture
+        self.widget = widget
+    }
+}

@@ -1,0 +1,68 @@
+import AnnaTestSupport
+import Foundation
+
+/// A GTK display for one test: `gtk4-broadwayd` on a free loopback port, with its socket in a
+/// private runtime folder, so tests run side by side and need no X server.
+struct Broadway {
+    /// Runs `body` with the environment a GTK process needs to use the display, then stops it.
+    static func with<Result>(_ body: ([String: String]) async throws -> Result) async throws -> Result {
+        let runtime = try TemporaryFolder()
+        // GLib wants the runtime folder private.
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
+        let port = try freePort()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["GDK_BACKEND"] = "broadway"
+        environment["BROADWAY_DISPLAY"] = ":1"
+        environment["GSK_RENDERER"] = "cairo"
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/gtk4-broadwayd")
+        daemon.arguments = [":1", "--address", "127.0.0.1", "--port", "\(port)"]
+        daemon.environment = environment
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            // It ignores SIGTERM.
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+        // Ready once its socket exists (broadway's display :1 is `broadway2.socket`).
+        let socket = runtime.url.appendingPathComponent("broadway2.socket").path
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
+            guard daemon.isRunning else { throw BroadwayError.daemonEnded(daemon.terminationStatus) }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard FileManager.default.fileExists(atPath: socket) else { throw BroadwayError.noSocket(socket) }
+        return try await body(environment)
+    }
+
+    /// A TCP port nothing listens on now.
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw BroadwayError.noPort }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum BroadwayError: Error, CustomStringConvertible {
+    case daemonEnded(Int32)
+    case noSocket(String)
+    case noPort
+
+    var description: String {
+        switch self {
+        case let .daemonEnded(status): "gtk4-broadwayd ended at once (status \(status)); is libgtk-4-bin installed? (make setup)"
+        case let .noSocket(path): "gtk4-broadwayd made no socket at \(path) within 2 s"
+        case .noPort: "no free loopback port for gtk4-broadwayd"
+        }
+    }
+}
