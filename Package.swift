@@ -18,9 +18,12 @@ let package = Package(
     // resolves the packages of every product's targets, except those behind a disabled trait.
     // All traits are on by default, so this repository builds and tests everything.
     traits: [
-        .default(enabledTraits: ["Outbox", "Inspector", "Tools"]),
+        .default(enabledTraits: ["Outbox", "Inspector", "Tools", "Gtk"]),
         .trait(name: "Outbox", description: "The AnnaOutbox product: GRDB, AsyncHTTPClient, compress-nio, swift-crypto."),
         .trait(name: "Inspector", description: "The AnnaInspector product: Hummingbird."),
+        // Without it, SwiftPM reads GTK's pkg-config flags (and warns about them) even in the
+        // build of an app that uses Anna alone.
+        .trait(name: "Gtk", description: "The AnnaGtk product: GTK 4's C API (libgtk-4-dev)."),
         .trait(
             name: "Tools", description: "The `anna` command: ArgumentParser, with the outbox and the inspector.",
             enabledTraits: ["Outbox", "Inspector"]),
@@ -49,7 +52,8 @@ let package = Package(
         // GTK 4's C API, for AnnaGtk alone: an app that does not use AnnaGtk never needs its headers.
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // Automatic capture for GTK 4 apps: named widgets as nodes, signals as events.
-        .target(name: "AnnaGtk", dependencies: ["Anna", "CoreJS", "CGtk"]),
+        .target(
+            name: "AnnaGtk", dependencies: ["Anna", "CoreJS", .target(name: "CGtk", condition: .when(traits: ["Gtk"]))]),
         // A small GTK UI played through scenarios, for AnnaGtk's tests (run under Broadway).
         .executableTarget(
             name: "anna-gtk-fixture", dependencies: ["AnnaGtk", "Anna", "CoreJS", "CGtk"], path: "Tests/AnnaGtkFixture"),
