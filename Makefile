@@ -143,25 +143,32 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 BENCH     := .build/release/anna-bench
+GTK_BENCH := .ci/with-broadway .build/release/anna-gtk-bench
 BENCH_OUT := .build/bench.json
 
-## The release build of the benchmark that the bench targets run.
+## The release build of the benchmarks that the bench targets run.
 bench-build: setup
-	$(SWIFT) build -c release --product anna-bench && $(SWIFT) build -c release --product anna
+	$(SWIFT) build -c release --product anna-bench && $(SWIFT) build -c release --product anna \
+	  && $(SWIFT) build -c release --product anna-gtk-bench
 
 ## The benchmark at full sizes (a few minutes): JSON lines on stdout and in .build/bench.json, a table on stderr.
 ## W1 also runs on the protocol-only core and on the do-nothing module (the host path's floor).
 bench: bench-build
 	$(BENCH) --profile full --module fixtures/protocol-module --module fixtures/host-floor-module --json-out $(BENCH_OUT)
+	$(GTK_BENCH) --json-out .build/bench-gtk.json
 
-## The regression guard (about a minute): quick sizes against Benchmarks/baseline.json; fails when a figure is >30% worse.
+## The regression guard (a few minutes): quick sizes against Benchmarks/baseline.json, and the GTK
+## capture against Benchmarks/gtk-baseline.json; fails when a figure is >30% worse.
 bench-check: bench-build
 	$(BENCH) --profile quick --json-out .build/bench-quick.json
+	$(GTK_BENCH) --rounds 3 --json-out .build/bench-gtk-quick.json
 	$(BENCH) compare --baseline Benchmarks/baseline.json --current .build/bench-quick.json
+	$(BENCH) compare --baseline Benchmarks/gtk-baseline.json --current .build/bench-gtk-quick.json
 
 ## Refreshes the committed baseline after an intended change (commit it with the change).
 bench-baseline: bench-build
 	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
+	$(GTK_BENCH) --rounds 3 --json-out Benchmarks/gtk-baseline.json
 
 DOC_TARGETS := Anna AnnaKit AnnaOutbox AnnaInspector
 ## The libraries' DocC documentation (swift-docc-plugin), one archive in

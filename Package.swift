@@ -57,6 +57,9 @@ let package = Package(
         // A small GTK UI played through scenarios, for AnnaGtk's tests (run under Broadway).
         .executableTarget(
             name: "anna-gtk-fixture", dependencies: ["AnnaGtk", "Anna", "CoreJS", "CGtk"], path: "Tests/AnnaGtkFixture"),
+        // What AnnaGtk costs a GTK app: hooked emissions, snapshots, a long list scrolled.
+        .executableTarget(
+            name: "anna-gtk-bench", dependencies: ["AnnaGtk", "Anna", "CGtk"], path: "Benchmarks/AnnaGtkBench"),
         .testTarget(name: "AnnaGtkTests", dependencies: ["AnnaTestSupport", "anna-gtk-fixture", "anna-gtk-demo", "anna-demo", "anna"]),
         // The engine wrapper and the CommonJS runtime; the one target that imports CJavaScriptCore.
         .target(

@@ -1,5 +1,9 @@
 import CGtk
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // What Swift cannot say to GObject directly: its cast and type-check macros, and the
 // names a widget answers to.
 
@@ -40,17 +44,19 @@ enum GObjectAccess {
 
     /// The name the app gave `widget`: its widget name (`gtk_widget_set_name`, `name` in a
     /// `.ui` file), else its id in a `.ui` file; `nil` when it has neither (GTK answers the
-    /// type name for an unnamed widget, which does not count).
+    /// type name for an unnamed widget, which does not count). Every hooked emission asks, so
+    /// the C strings are compared before any Swift string is made.
     static func appName(of widget: GtkWidgetPointer) -> String? {
-        if let raw = gtk_widget_get_name(widget) {
-            let name = String(cString: raw)
-            if !name.isEmpty, name != typeName(of: widget) { return name }
+        if let name = gtk_widget_get_name(widget), name.pointee != 0 {
+            if let typeName = g_type_name(type(of: widget)), strcmp(name, typeName) == 0 {
+                // unnamed: GTK answered the type name
+            } else {
+                return String(cString: name)
+            }
         }
-        guard isA(widget, gtk_buildable_get_type()),
-            let id = gtk_buildable_get_buildable_id(OpaquePointer(widget))
+        guard isA(widget, gtk_buildable_get_type()), let id = gtk_buildable_get_buildable_id(OpaquePointer(widget)),
+            id.pointee != 0, strncmp(id, "___", 3) != 0  // GtkBuilder names objects without an id `___object_N___`
         else { return nil }
-        let name = String(cString: id)
-        // GtkBuilder names objects without an id `___object_N___`.
-        return name.isEmpty || name.hasPrefix("___") ? nil : name
+        return String(cString: id)
     }
 }

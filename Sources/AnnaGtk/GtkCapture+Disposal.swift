@@ -7,7 +7,7 @@ extension GtkCapture {
     /// Watches `widget` with a GObject weak reference, which GTK notifies when the widget is
     /// disposed (destroyed, or its last reference dropped).
     func watchDisposal(of widget: UnsafeMutableRawPointer) {
-        let token = Unmanaged.passRetained(DisposalToken(capture: self, widget: widget)).toOpaque()
+        let token = Unmanaged.passRetained(WidgetReference(self, widget)).toOpaque()
         disposalTokens[widget] = token
         g_object_weak_ref(GObjectAccess.object(widget), Self.disposed, token)
     }
@@ -16,13 +16,13 @@ extension GtkCapture {
     func stopWatchingDisposal(of widget: UnsafeMutableRawPointer) {
         guard let token = disposalTokens.removeValue(forKey: widget) else { return }
         g_object_weak_unref(GObjectAccess.object(widget), Self.disposed, token)
-        Unmanaged<DisposalToken>.fromOpaque(token).release()
+        Unmanaged<WidgetReference>.fromOpaque(token).release()
     }
 
     private static let disposed: GWeakNotify = { data, _ in
         guard let data else { return }
-        let token = Unmanaged<DisposalToken>.fromOpaque(data).takeRetainedValue()
-        token.capture?.widgetDisposed(token.widget)
+        let token = Unmanaged<WidgetReference>.fromOpaque(data).takeRetainedValue()
+        token.capture.widgetDisposed(token.widget)
     }
 
     /// The widget at `key` is being disposed: its node disappears (if it was shown) and leaves.
@@ -36,16 +36,5 @@ extension GtkCapture {
             node.analyzer.record(StandardEvent.disappeared, with: nil)
         }
         node.widgetDisposed()
-    }
-}
-
-/// What a widget's weak reference points at.
-final class DisposalToken {
-    weak var capture: GtkCapture?
-    let widget: UnsafeMutableRawPointer
-
-    init(capture: GtkCapture, widget: UnsafeMutableRawPointer) {
-        self.capture = capture
-        self.widget = widget
     }
 }

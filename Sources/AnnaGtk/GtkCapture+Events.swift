@@ -13,8 +13,12 @@ extension GtkCapture {
     /// `clicked`: a named button records `touch-up-inside`; the nearest named widget from the
     /// button up takes the focus.
     func buttonClicked(_ button: GtkWidgetPointer) {
-        if let node = node(for: button) { node.analyzer.record(Self.touchUpInside, with: nil) }
-        nearestNode(from: button)?.analyzer.markFocused()
+        if let node = node(for: button) {
+            node.analyzer.record(Self.touchUpInside, with: nil)
+            node.analyzer.markFocused()
+        } else {
+            nearestNode(from: gtk_widget_get_parent(button))?.analyzer.markFocused()
+        }
     }
 
     /// `row-activated` of a list box: the row's node records `did-select` and takes the focus;
@@ -54,16 +58,16 @@ extension GtkCapture {
         guard nodes[key] != nil || GObjectAccess.appName(of: widget) != nil, pendingTexts[key] == nil else { return }
         let interval = options.textInterval.components
         let milliseconds = guint(max(1, interval.seconds * 1000 + interval.attoseconds / 1_000_000_000_000_000))
-        let context = Unmanaged.passRetained(TextTimer(capture: self, widget: key)).toOpaque()
+        let context = Unmanaged.passRetained(WidgetReference(self, key)).toOpaque()
         pendingTexts[key] = g_timeout_add_full(
             G_PRIORITY_DEFAULT, milliseconds,
             { data in
                 guard let data else { return 0 }
-                let timer = Unmanaged<TextTimer>.fromOpaque(data).takeUnretainedValue()
-                timer.capture?.textIntervalEnded(timer.widget)
+                let timer = Unmanaged<WidgetReference>.fromOpaque(data).takeUnretainedValue()
+                timer.capture.textIntervalEnded(timer.widget)
                 return 0  // once
             }, context,
-            { data in if let data { Unmanaged<TextTimer>.fromOpaque(data).release() } })
+            { data in if let data { Unmanaged<WidgetReference>.fromOpaque(data).release() } })
     }
 
     func textIntervalEnded(_ key: UnsafeMutableRawPointer) {
@@ -75,23 +79,12 @@ extension GtkCapture {
     }
 
     /// The node of `widget` or of its nearest named ancestor.
-    func nearestNode(from widget: GtkWidgetPointer) -> WidgetNode? {
-        var current: GtkWidgetPointer? = widget
+    func nearestNode(from widget: GtkWidgetPointer?) -> WidgetNode? {
+        var current = widget
         while let each = current {
             if let node = node(for: each) { return node }
             current = gtk_widget_get_parent(each)
         }
         return nil
-    }
-}
-
-/// What an entry's interval timer points at.
-final class TextTimer {
-    weak var capture: GtkCapture?
-    let widget: UnsafeMutableRawPointer
-
-    init(capture: GtkCapture, widget: UnsafeMutableRawPointer) {
-        self.capture = capture
-        self.widget = widget
     }
 }

@@ -75,7 +75,8 @@ public final class GtkCapture: @unchecked Sendable {
     }
 
     /// Removes every hook and forgets every node (their nodes leave the tree); widgets keep
-    /// working as before. Calling it twice does nothing.
+    /// working as before. Calling it twice does nothing. Until it is called, GTK's hooks hold
+    /// the capture: it keeps capturing even when the app drops its handle.
     public func uninstall() {
         guard isInstalled else { return }
         isInstalled = false
@@ -144,9 +145,9 @@ public final class GtkCapture: @unchecked Sendable {
         ] as [(String, GType, HookKind)] {
             let signal = g_signal_lookup(name, type)
             precondition(signal != 0, "GTK has no \(name) signal on \(String(cString: g_type_name(type)))")
-            let context = Unmanaged.passRetained(HookContext(capture: self, kind: kind)).toOpaque()
+            let context = Unmanaged.passRetained(HookReference(self, kind)).toOpaque()
             let id = g_signal_add_emission_hook(signal, 0, Self.hook, context) { data in
-                if let data { Unmanaged<HookContext>.fromOpaque(data).release() }
+                if let data { Unmanaged<HookReference>.fromOpaque(data).release() }
             }
             hooks.append((signal, id))
         }
@@ -156,8 +157,8 @@ public final class GtkCapture: @unchecked Sendable {
     /// Every hook's entry point: hands the emission to the capture it was added for.
     private static let hook: GSignalEmissionHook = { _, count, values, data in
         guard let data else { return 1 }
-        let context = Unmanaged<HookContext>.fromOpaque(data).takeUnretainedValue()
-        context.capture?.handle(context.kind, values: values, count: Int(count))
+        let context = Unmanaged<HookReference>.fromOpaque(data).takeUnretainedValue()
+        context.capture.handle(context.kind, values: values, count: Int(count))
         return 1  // keep the hook
     }
 
@@ -202,13 +203,34 @@ enum HookKind {
     case map, unmap, clicked, rowActivated, positionActivated, bind, toggled, stateSet, valueChanged, textChanged
 }
 
-/// What a hook's user data points at.
-final class HookContext {
-    weak var capture: GtkCapture?
+/// What a GTK callback's user data points at: the capture, held strongly (GTK holds the
+/// reference until the hook, timer or weak reference is removed, which ``GtkCapture/uninstall()``
+/// does; so the capture lives until then), and what the callback is about. Not generic, and
+/// nothing weak: a hooked emission pays no metadata lookup and no side-table reference count.
+class CaptureReference {
+    let capture: GtkCapture
+
+    init(_ capture: GtkCapture) {
+        self.capture = capture
+    }
+}
+
+/// A hook's user data: the signal it was added for.
+final class HookReference: CaptureReference {
     let kind: HookKind
 
-    init(capture: GtkCapture, kind: HookKind) {
-        self.capture = capture
+    init(_ capture: GtkCapture, _ kind: HookKind) {
         self.kind = kind
+        super.init(capture)
+    }
+}
+
+/// A timer's or weak reference's user data: the widget it is about.
+final class WidgetReference: CaptureReference {
+    let widget: UnsafeMutableRawPointer
+
+    init(_ capture: GtkCapture, _ widget: UnsafeMutableRawPointer) {
+        self.widget = widget
+        super.init(capture)
     }
 }

@@ -45,8 +45,8 @@ func openWindows() -> UInt32 {
 
 /// One run: a manager, the capture and a new window; the story (or the user, interactive).
 @MainActor
-func play(recordingURL: URL?) async -> ResultCollector {
-    let collector = ResultCollector()
+func play(recordingURL: URL?) async -> (lines: [String], errors: Int) {
+    let collector = CollectingDelegate(onError: { FileHandle.standardError.write(Data("anna-gtk-demo: \($0)\n".utf8)) })
     let manager = Manager(moduleURL: moduleURL, dependency: .init(recordingURL: recordingURL))
     manager.delegate = collector
     let capture = GtkCapture.install(manager: manager)
@@ -62,16 +62,16 @@ func play(recordingURL: URL?) async -> ResultCollector {
     }
     await manager.flush()
     capture.uninstall()
-    return collector
+    return (collector.results.map(\.value.jsonText), collector.errors.count)
 }
 
 let first = await play(recordingURL: recordingURL)
 for line in first.lines { print(line) }
-var failed = first.errorCount > 0
+var failed = first.errors > 0
 if runs > 1 {
     for run in 2...runs {
         let again = await play(recordingURL: nil)
-        failed = failed || again.errorCount > 0
+        failed = failed || again.errors > 0
         if again.lines != first.lines {
             let position =
                 zip(again.lines, first.lines).enumerated().first { $0.element.0 != $0.element.1 }?.offset

@@ -44,7 +44,7 @@ struct OutboxTrustCommandTests {
         let outbox = workspace.file("outbox.sqlite")
         let run = try await AnnaInProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox])
         #expect(run.status == 0)
-        let port = try Self.closedPort()
+        let port = try LoopbackPort.unused()
         let flush = try await AnnaProcess.run(
             ["outbox", "flush", outbox, "--deliver", "http://127.0.0.1:\(port)/batch", "--timeout", "2"], timeout: 60)
         #expect(!flush.timedOut)
@@ -132,20 +132,6 @@ struct OutboxTrustCommandTests {
     static func number(_ key: String, in json: String) -> Int {
         guard let range = json.range(of: "\"\(key)\":") else { return -1 }
         return Int(json[range.upperBound...].prefix { $0.isNumber }) ?? -1
-    }
-
-    static func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))  // closed again when this returns: nothing listens
     }
 
     /// An SQLite database of another program: a store of `anna collect` (tables that are not the outbox's).

@@ -23,7 +23,9 @@ guard gtk_init_check() != 0 else {
     exit(2)
 }
 
-let printer = ResultPrinter()
+let printer = CollectingDelegate(
+    keeping: true, onResult: { print($0.value.jsonText) },
+    onError: { FileHandle.standardError.write(Data("anna-gtk-fixture: \($0)\n".utf8)) })
 let manager = Manager(
     moduleURL: URL(fileURLWithPath: arguments[2]), dependency: .init(recordingURL: URL(fileURLWithPath: arguments[1])))
 manager.delegate = printer
@@ -36,4 +38,4 @@ guard let scenario = Scenario(rawValue: arguments[0]) else {
 scenario.play(capture: capture)
 GtkScript.settle()
 await manager.flush()
-exit(printer.errorCount == 0 ? 0 : 1)
+exit(printer.errors.isEmpty ? 0 : 1)

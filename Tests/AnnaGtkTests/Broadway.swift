@@ -9,7 +9,7 @@ struct Broadway {
         let runtime = try TemporaryFolder()
         // GLib wants the runtime folder private.
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
-        let port = try freePort()
+        let port = try LoopbackPort.unused()
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["GDK_BACKEND"] = "broadway"
@@ -36,33 +36,16 @@ struct Broadway {
         guard FileManager.default.fileExists(atPath: socket) else { throw BroadwayError.noSocket(socket) }
         return try await body(environment)
     }
-
-    /// A TCP port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw BroadwayError.noPort }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 enum BroadwayError: Error, CustomStringConvertible {
     case daemonEnded(Int32)
     case noSocket(String)
-    case noPort
 
     var description: String {
         switch self {
         case let .daemonEnded(status): "gtk4-broadwayd ended at once (status \(status)); is libgtk-4-bin installed? (make setup)"
         case let .noSocket(path): "gtk4-broadwayd made no socket at \(path) within 2 s"
-        case .noPort: "no free loopback port for gtk4-broadwayd"
         }
     }
 }

@@ -115,7 +115,7 @@ import Testing
     @Test func aClosedPortFailsFastAndIsSaidOnceWithItsReason() async throws {
         let rig = try Rig()
         try rig.append(5)
-        let port = try RawHTTPServer.closedPort()
+        let port = try LoopbackPort.unused()
         var configuration = UploadConfiguration(url: "http://127.0.0.1:\(port)/batch")
         configuration.requestTimeout = .seconds(600)
         configuration.initialBackoff = .milliseconds(10)

@@ -57,13 +57,6 @@ final class RawHTTPServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// A closed loopback port: bound, then released, so nothing listens there.
-    static func closedPort() throws -> Int {
-        let server = try RawHTTPServer { _ in Answer(bytes: "") }
-        server.stop()
-        return server.port
-    }
-
     func stop() {
         let connections = lock.withLock {
             stopped = true

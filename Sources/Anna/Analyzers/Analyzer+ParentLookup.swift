@@ -43,8 +43,18 @@ extension Analyzer {
         registeredLineage.contains { $0 === ancestor }
     }
 
+    /// The root above this analyzer in the registered tree (itself for the root; `nil` when
+    /// not registered). A plain loop: focus marks ask on every click, and the lazy sequence
+    /// it replaces cost a generic-metadata lookup and closure contexts each time.
     var rootAnalyzer: RootAnalyzer? {
-        registeredLineage.lazy.compactMap { $0 as? RootAnalyzer }.first
+        if let root = self as? RootAnalyzer { return root }
+        guard liveRegistration != nil else { return nil }
+        var current = parentAnalyzer
+        while let analyzer = current {
+            if let root = analyzer as? RootAnalyzer { return root }
+            current = analyzer.parentAnalyzer
+        }
+        return nil
     }
 
     /// This analyzer and those above it in the registered tree, nearest first (just this
