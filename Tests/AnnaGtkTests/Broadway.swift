@@ -5,7 +5,7 @@ import Foundation
 /// private runtime folder, so tests run side by side and need no X server.
 struct Broadway {
     /// Runs `body` with the environment a GTK process needs to use the display, then stops it.
-    static func with<Result>(_ body: ([String: String]) async throws -> Result) async throws -> Result {
+    static func with<Value>(_ body: ([String: String]) async throws -> Value) async throws -> Value {
         let runtime = try TemporaryFolder()
         // GLib wants the runtime folder private.
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
@@ -22,20 +22,35 @@ struct Broadway {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        defer {
-            // It ignores SIGTERM.
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
+        let result: Result<Value, any Error>
+        do {
+            // Ready once its socket exists (broadway's display :1 is `broadway2.socket`).
+            let socket = runtime.url.appendingPathComponent("broadway2.socket").path
+            for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
+                guard daemon.isRunning else { throw BroadwayError.daemonEnded(daemon.terminationStatus) }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            guard FileManager.default.fileExists(atPath: socket) else { throw BroadwayError.noSocket(socket) }
+            result = .success(try await body(environment))
+        } catch {
+            result = .failure(error)
         }
-        // Ready once its socket exists (broadway's display :1 is `broadway2.socket`).
-        let socket = runtime.url.appendingPathComponent("broadway2.socket").path
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) {
-            guard daemon.isRunning else { throw BroadwayError.daemonEnded(daemon.terminationStatus) }
-            try await Task.sleep(for: .milliseconds(10))
+        // It ignores SIGTERM. Waited for on a thread of its own, not one of the few that run
+        // the tests' tasks.
+        let running = RunningProcess(daemon)
+        try await onOwnThread {
+            kill(running.process.processIdentifier, SIGKILL)
+            running.process.waitUntilExit()
         }
-        guard FileManager.default.fileExists(atPath: socket) else { throw BroadwayError.noSocket(socket) }
-        return try await body(environment)
+        return try result.get()
     }
+}
+
+/// A process handed to the thread that waits for it (`Process` is not `Sendable`; only that
+/// thread touches it then).
+private final class RunningProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
 }
 
 enum BroadwayError: Error, CustomStringConvertible {

@@ -2,7 +2,7 @@ import Testing
 
 /// AnnaGtk on a real GTK 4 under Broadway: each test plays a scenario of the fixture app
 /// (`Tests/AnnaGtkFixture`) and checks what its manager recorded.
-@Suite("GTK capture")
+@Suite("GTK capture", .serialized)
 struct GtkCaptureTests {
     static let shown = [
         "/shop", "/shop/home", "/shop/home/cart", "/shop/home/products",

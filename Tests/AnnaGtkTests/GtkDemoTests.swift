@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The shop as a real GTK 4 app (`anna-gtk-demo`), under Broadway, against the kit demo.
-@Suite("GTK demo")
+@Suite("GTK demo", .serialized)
 struct GtkDemoTests {
     @Test("the scripted story, played 100 times in one process, gives the same results every run")
     func hundredRuns() async throws {
