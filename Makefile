@@ -51,13 +51,15 @@ run-gtk: build
 ## (`make release`), which the install test, the README's package as a consumer (both
 ## ANNA_TEST_INSTALL=1, on their own: beside the other tests their builds starved the
 ## time-limited ones on 2 cores), the vendors' conformance and the browser tests use; last, the
-## documentation (`make docs`).
+## documentation (`make docs`). The GTK tests (GTK apps and their display processes) run in a
+## step of their own too: beside the others they starved the inspector's time-limited tests.
 TEST_RESULTS := .build/test-results
 TIMED        := .ci/timed $(TEST_RESULTS)/phases.tsv
 test: setup lint
 	@rm -rf $(TEST_RESULTS) && mkdir -p $(TEST_RESULTS)
 	$(TIMED) "debug build" $(SWIFT) build --build-tests
-	$(TIMED) "swift test" $(SWIFT) test --skip-build --xunit-output $(TEST_RESULTS)/tests.xml
+	$(TIMED) "swift test" $(SWIFT) test --skip-build --skip AnnaGtkTests --xunit-output $(TEST_RESULTS)/tests.xml
+	$(TIMED) "GTK tests" $(SWIFT) test --skip-build --filter AnnaGtkTests --xunit-output $(TEST_RESULTS)/gtk.xml
 	$(TIMED) "release build" $(MAKE) --no-print-directory release
 	$(TIMED) "install and consumer tests" env ANNA_TEST_INSTALL=1 \
 	  $(SWIFT) test --skip-build --filter 'InstallTests|ConsumerPackageTests' --xunit-output $(TEST_RESULTS)/install.xml
