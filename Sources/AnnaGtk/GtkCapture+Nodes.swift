@@ -81,10 +81,14 @@ extension GtkCapture {
     }
 
     func appear(_ widget: GtkWidgetPointer) {
+        // A node made just now was placed as GTK's tree stands; an older one may have moved.
+        let isNew = nodes[UnsafeMutableRawPointer(widget)] == nil
         guard let node = node(for: widget), !node.isAppeared else { return }
-        let placement = placement(of: widget)
-        if placement.index != node.placedIndex || placement.parent !== node.parentConstitutor() {
-            attach(node, at: placement)
+        if !isNew {
+            let placement = placement(of: widget)
+            if placement.index != node.placedIndex || placement.parent !== node.parentConstitutor() {
+                attach(node, at: placement)
+            }
         }
         node.isAppeared = true
         node.analyzer.record(StandardEvent.appeared, with: nil)
