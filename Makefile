@@ -5,7 +5,7 @@ SWIFT       ?= swift
 APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev libgtk-4-dev libgtk-4-bin
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup build run run-gtk test test-times test-browser test-conformance test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
+.PHONY: setup build run run-gtk gtk-fixture test test-times test-browser test-conformance test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean
 
 ## Install the apt packages that are missing (apt-get update once, then install).
 setup:
@@ -38,12 +38,22 @@ run: build
 ## session it recorded, which must give the same results.
 run-gtk: build
 	@echo "== anna-gtk-demo: the shop as a GTK 4 app, captured by AnnaGtk, one result per line =="
-	.ci/with-broadway $(SWIFT) run --skip-build anna-gtk-demo --record .build/gtk-session.ndjson | tee .build/gtk-results.ndjson
+	@rm -rf .build/gtk-session.screens
+	.ci/with-broadway $(SWIFT) run --skip-build anna-gtk-demo --record .build/gtk-session.ndjson --screenshots | tee .build/gtk-results.ndjson
 	@echo "== anna run: replaying the recorded session ($$(wc -l < .build/gtk-session.ndjson) lines) =="
 	$(SWIFT) run --skip-build anna run --events .build/gtk-session.ndjson --module $(DEMO)/module > .build/gtk-replay.ndjson
 	@diff -q .build/gtk-replay.ndjson .build/gtk-results.ndjson > /dev/null \
 	  && echo "$$(wc -l < .build/gtk-replay.ndjson) results, identical to the app's own" \
 	  || { echo "the replay's results differ from the app's"; exit 1; }
+	@echo "== anna report: the session with its screenshots, one HTML file =="
+	$(SWIFT) run --skip-build anna report --events .build/gtk-session.ndjson --module $(DEMO)/module -o .build/gtk-report.html
+
+## Records the GTK demo's session with its screenshots into fixtures/gtk (the report's tests and
+## the README's picture use them).
+gtk-fixture: build
+	@rm -rf fixtures/gtk/session.screens
+	@mkdir -p fixtures/gtk
+	.ci/with-broadway $(SWIFT) run --skip-build anna-gtk-demo --record fixtures/gtk/session.ndjson --screenshots > /dev/null
 
 ## Every test, after the lint (so CI checks the formatting too), each step timed into
 ## $(TEST_RESULTS)/phases.tsv and each test's time into its xUnit files (`make test-times` prints

@@ -92,10 +92,12 @@ extension GtkCapture {
         }
         node.isAppeared = true
         node.analyzer.record(StandardEvent.appeared, with: nil)
+        if screenshots != nil, isScreen(widget) { screenAppeared(widget, node: node) }
     }
 
     /// `unmap`: GTK unmaps children first, so each named one disappears before its parent.
     func widgetUnmapped(_ widget: GtkWidgetPointer) {
+        if let screenshots, screenshots.isWaiting { screenshots.windowUnmapped(widget) }
         guard let node = nodes[UnsafeMutableRawPointer(widget)], node.isAppeared else { return }
         node.isAppeared = false
         node.analyzer.record(StandardEvent.disappeared, with: nil)

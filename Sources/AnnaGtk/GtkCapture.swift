@@ -35,6 +35,9 @@ public final class GtkCapture: @unchecked Sendable {
         /// The shortest time between two `text` updates of one entry: typing records the text
         /// at most once per interval, and always its last value. 500 ms.
         public var textInterval: Duration = .milliseconds(500)
+        /// Pictures of the screens shown: a PNG of the window each time a named window or
+        /// page (of a stack, notebook or view stack) appears. Off (`nil`) by default.
+        public var screenshots: Screenshots?
 
         /// The default options.
         public init() {}
@@ -52,6 +55,10 @@ public final class GtkCapture: @unchecked Sendable {
     var pendingTexts: [UnsafeMutableRawPointer: guint] = [:]
     /// The weak-reference token of each watched widget (see `GtkCapture+Disposal.swift`).
     var disposalTokens: [UnsafeMutableRawPointer: UnsafeMutableRawPointer] = [:]
+    /// Takes the pictures ``Options/screenshots`` asks for; `nil` without.
+    let screenshots: ScreenshotWriter?
+    /// libadwaita's `AdwViewStack`, when the app loaded it (0 otherwise).
+    let viewStackType = g_type_from_name("AdwViewStack")
     private var hooks: [(signal: guint, id: gulong)] = []
     private var classes: [gpointer] = []
     private(set) var isInstalled = false
@@ -63,6 +70,7 @@ public final class GtkCapture: @unchecked Sendable {
         self.manager = manager
         self.options = options
         root = CaptureRoot(manager: manager)
+        screenshots = options.screenshots.map(ScreenshotWriter.init)
     }
 
     /// Starts capturing: adds GTK emission hooks for the signals above. Call once, after
@@ -92,6 +100,7 @@ public final class GtkCapture: @unchecked Sendable {
         boundPositions.removeAll()
         for gclass in classes { g_type_class_unref(gclass) }
         classes.removeAll()
+        screenshots?.close()
     }
 
     /// The analyzer of a named widget (made if it has none yet), to record values the capture

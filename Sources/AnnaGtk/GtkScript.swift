@@ -38,6 +38,18 @@ public enum GtkScript {
         for position in values.indices { g_value_unset(&values[position]) }
     }
 
+    /// Runs GTK's main loop until `condition` holds, for at most `timeoutMilliseconds`;
+    /// answers whether it held.
+    @discardableResult
+    public static func settle(until condition: () -> Bool, timeoutMilliseconds: Int) -> Bool {
+        let end = g_get_monotonic_time() + timeoutMilliseconds * 1000
+        while !condition() {
+            guard g_get_monotonic_time() < end else { return false }
+            if g_main_context_iteration(nil, 0) == 0 { g_usleep(2000) }
+        }
+        return true
+    }
+
     /// Runs GTK's main loop until nothing is pending, then for `milliseconds` more.
     public static func settle(milliseconds: Int = 50) {
         let end = g_get_monotonic_time() + milliseconds * 1000

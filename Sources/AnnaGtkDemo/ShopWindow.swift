@@ -16,6 +16,8 @@ final class ShopWindow {
     private(set) var cart: [Product] = []
     /// The page on top of home, with its main button (add to cart, or check out).
     private(set) var pushed: (page: GtkWidgetPointer, button: GtkWidgetPointer, product: Product?)?
+    /// Whether each page switch waits until the capture has pictured the window (GTK paints it).
+    var waitsForPictures = false
 
     init(capture: GtkCapture) {
         self.capture = capture
@@ -44,7 +46,7 @@ final class ShopWindow {
 
     func present() {
         gtk_window_present(Self.cast(window, GtkWindow.self))
-        GtkScript.settle()
+        settle(milliseconds: 50)
     }
 
     // MARK: - What the user does
@@ -80,14 +82,23 @@ final class ShopWindow {
         gtk_stack_set_visible_child(OpaquePointer(stack), home)
         gtk_stack_remove(OpaquePointer(stack), pushed.page)
         self.pushed = nil
-        GtkScript.settle(milliseconds: 0)
+        settle()
     }
 
     private func push(_ page: GtkWidgetPointer, button: GtkWidgetPointer, product: Product?) {
         gtk_stack_add_named(OpaquePointer(stack), page, nil)
         gtk_stack_set_visible_child(OpaquePointer(stack), page)
         pushed = (page, button, product)
-        GtkScript.settle(milliseconds: 0)
+        settle()
+    }
+
+    /// Lets GTK map, unmap and (with pictures) paint what changed.
+    private func settle(milliseconds: Int = 0) {
+        GtkScript.settle(milliseconds: milliseconds)
+        if waitsForPictures {
+            // Broadway without a browser paints about once a second.
+            GtkScript.settle(until: { capture.pendingScreenshots == 0 }, timeoutMilliseconds: 3000)
+        }
     }
 
     private func addToCart() {

@@ -1,12 +1,14 @@
 // anna-gtk-demo: the shop of `anna-demo` as a real GTK 4 app, captured by AnnaGtk with no
 // per-widget analytics code, with every result printed as one line of compact JSON.
 //
-//     anna-gtk-demo [--module PATH] [--record FILE] [--runs N | --interactive]
+//     anna-gtk-demo [--module PATH] [--record FILE [--screenshots]] [--runs N | --interactive]
 //
 // Without --interactive it plays the kit demo's story (open two products, add three items,
 // open the cart, check out) and exits; with --runs N it plays it N times, each with a new
 // manager and window, and fails unless every run gives the same results. It needs a display
 // (Broadway or X11; `make run-gtk` starts one). Exit codes: 0 no analytics errors and the
+// runs agree; with --screenshots, a PNG of the window each time a page appears goes beside
+// the recording (FILE's name with `.screens`), for `anna report`. Exit codes: 0 no analytics errors and the
 // runs agree; 1 errors were caught or a run differed; 2 a bad command line or no display.
 
 import Anna
@@ -17,6 +19,7 @@ import Foundation
 var moduleURL = Bundle.module.url(forResource: "module", withExtension: nil) ?? URL(fileURLWithPath: "fixtures/demo/module")
 var recordingURL: URL?
 var interactive = false
+var screenshots = false
 var runs = 1
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -24,11 +27,18 @@ while let argument = arguments.popFirst() {
     case "--module" where !arguments.isEmpty: moduleURL = URL(fileURLWithPath: arguments.removeFirst())
     case "--record" where !arguments.isEmpty: recordingURL = URL(fileURLWithPath: arguments.removeFirst())
     case "--interactive": interactive = true
+    case "--screenshots": screenshots = true
     case "--runs" where Int(arguments.first ?? "").map({ $0 > 0 }) == true: runs = Int(arguments.removeFirst()) ?? 1
     default:
-        FileHandle.standardError.write(Data("usage: anna-gtk-demo [--module PATH] [--record FILE] [--runs N | --interactive]\n".utf8))
-        exit(argument == "-h" || argument == "--help" ? 0 : 2)
+        exit(usage(argument == "-h" || argument == "--help" ? 0 : 2))
     }
+}
+if screenshots && recordingURL == nil { exit(usage(2)) }
+
+func usage(_ code: Int32) -> Int32 {
+    let text = "usage: anna-gtk-demo [--module PATH] [--record FILE [--screenshots]] [--runs N | --interactive]\n"
+    FileHandle.standardError.write(Data(text.utf8))
+    return code
 }
 guard gtk_init_check() != 0 else {
     FileHandle.standardError.write(
@@ -49,8 +59,14 @@ func play(recordingURL: URL?) async -> (lines: [String], errors: Int) {
     let collector = CollectingDelegate(onError: { FileHandle.standardError.write(Data("anna-gtk-demo: \($0)\n".utf8)) })
     let manager = Manager(moduleURL: moduleURL, dependency: .init(recordingURL: recordingURL))
     manager.delegate = collector
-    let capture = GtkCapture.install(manager: manager)
+    var options = GtkCapture.Options()
+    if screenshots, let recordingURL {
+        options.screenshots = .init(folder: ScreenshotIndex.folder(besideRecording: recordingURL))
+    }
+    let capture = GtkCapture.install(manager: manager, options: options)
     let shop = ShopWindow(capture: capture)
+    // With pictures, each page is painted before the story goes on, as at a person's pace.
+    shop.waitsForPictures = options.screenshots != nil
     if interactive {
         shop.present()
         // Until the last window is closed.

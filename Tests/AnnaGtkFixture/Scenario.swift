@@ -22,8 +22,31 @@ enum Scenario: String {
     /// A list view's rows (a signal factory's `item` labels), one activated; a button named by
     /// its id in a `.ui` file, clicked.
     case listView
+    /// With screenshots on: a window with a stack, its page switched; a window with a notebook,
+    /// its tab switched. Each waits for the pictures before going on.
+    case screens
+    /// With screenshots limited to one picture: the shop shown, its page switched.
+    case screensLimited
+
+    /// The capture's options for the scenario, `recording` being where the manager records.
+    func options(recording: URL) -> GtkCapture.Options {
+        var options = GtkCapture.Options()
+        switch self {
+        case .screens: options.screenshots = .init(folder: ScreenshotIndex.folder(besideRecording: recording))
+        case .screensLimited:
+            var screenshots = GtkCapture.Screenshots(folder: ScreenshotIndex.folder(besideRecording: recording))
+            screenshots.maxCount = 1
+            options.screenshots = screenshots
+        default: break
+        }
+        return options
+    }
 
     func play(capture: GtkCapture) {
+        /// Runs GTK until every window waiting for its paint is pictured (Broadway paints about once a second).
+        func pictured() {
+            GtkScript.settle(until: { capture.pendingScreenshots == 0 }, timeoutMilliseconds: 5000)
+        }
         switch self {
         case .appear:
             let shop = Shop()
@@ -73,6 +96,23 @@ enum Scenario: String {
             catalog.present()
             GtkScript.emit("activate", on: catalog.view, position: 2)
             GtkScript.emit("clicked", on: catalog.uiButton)
+        case .screens:
+            let shop = Shop()
+            shop.present()
+            pictured()
+            gtk_stack_set_visible_child_name(OpaquePointer(shop.stack), "detail")
+            pictured()
+            let tabs = Tabs()
+            tabs.present()
+            pictured()
+            gtk_notebook_set_current_page(OpaquePointer(tabs.notebook), 1)
+            pictured()
+        case .screensLimited:
+            let shop = Shop()
+            shop.present()
+            pictured()
+            gtk_stack_set_visible_child_name(OpaquePointer(shop.stack), "detail")
+            pictured()
         case .reshow:
             let shop = Shop()
             shop.present()
@@ -127,6 +167,27 @@ struct Shop {
     static let destroyWindow: @convention(c) (gpointer?, gpointer?) -> Void = { _, window in
         guard let window else { return }
         gtk_window_destroy(window.assumingMemoryBound(to: GtkWindow.self))
+    }
+}
+
+/// A window `tabs` with a notebook `notebook` of two pages, `first` and `second` (each a box
+/// with a named label).
+struct Tabs {
+    let window: GtkWidgetPointer
+    let notebook: GtkWidgetPointer
+
+    init() {
+        notebook = named(gtk_notebook_new(), "notebook")
+        for name in ["first", "second"] {
+            let page = named(box(named(gtk_label_new("The \(name) tab"), "text")), name)
+            gtk_notebook_append_page(OpaquePointer(notebook), page, gtk_label_new(name))
+        }
+        window = makeWindow("tabs", child: notebook)
+    }
+
+    func present() {
+        gtk_window_present(cast(window, GtkWindow.self))
+        GtkScript.settle()
     }
 }
 

@@ -29,12 +29,11 @@ let printer = CollectingDelegate(
 let manager = Manager(
     moduleURL: URL(fileURLWithPath: arguments[2]), dependency: .init(recordingURL: URL(fileURLWithPath: arguments[1])))
 manager.delegate = printer
-let capture = GtkCapture.install(manager: manager)
-
 guard let scenario = Scenario(rawValue: arguments[0]) else {
     FileHandle.standardError.write(Data("anna-gtk-fixture: no scenario \(arguments[0])\n".utf8))
     exit(2)
 }
+let capture = GtkCapture.install(manager: manager, options: scenario.options(recording: URL(fileURLWithPath: arguments[1])))
 scenario.play(capture: capture)
 GtkScript.settle()
 await manager.flush()

@@ -1,3 +1,4 @@
+import Anna
 import AnnaTestSupport
 import Foundation
 
@@ -7,6 +8,8 @@ struct CapturedSession {
     struct Event: Equatable, CustomStringConvertible {
         var node: Int
         var path: String
+        /// Which appearance of its node this is, for `ana-appeared` (from 1).
+        var appearance = 0
         var name: String
         var properties: [String: String]
 
@@ -17,6 +20,18 @@ struct CapturedSession {
     var deregistered: [Int] = []
     var results: [String]
     var output: ChildProcess.Output
+    /// The screenshot index beside the recording, when the scenario took pictures.
+    var screens: [ScreenshotIndex.Entry] = []
+    /// The pictures' files by name.
+    var pictures: [String: Data] = [:]
+
+    /// The path of the node each screenshot shows and which of its appearances, with the file.
+    var screenPaths: [(path: String, appearance: Int, file: String)] {
+        screens.map { entry in
+            let path = events.first { $0.node == entry.node.owner && entry.node.keys.isEmpty && $0.name == "ana-appeared" }?.path ?? "?"
+            return (path, entry.appearance, entry.file)
+        }
+    }
 
     /// `path name` of each event, in order (`/shop/home ana-appeared`).
     var lines: [String] { events.map { "\($0.path) \($0.name)" } }
@@ -41,6 +56,15 @@ struct CapturedSession {
                 arguments: [scenario, recording, folder.file("module")], environment: environment, timeout: 60)
             var session = CapturedSession(results: output.stdoutLines, output: output)
             if FileManager.default.fileExists(atPath: recording) { try session.read(try folder.read("recording.ndjson")) }
+            let screens = ScreenshotIndex.folder(besideRecording: URL(fileURLWithPath: recording))
+            if let index = FileManager.default.contents(atPath: screens.appendingPathComponent(ScreenshotIndex.fileName).path) {
+                session.screens = try String(decoding: index, as: UTF8.self).split(separator: "\n").map {
+                    try ScreenshotIndex.Entry(line: String($0))
+                }
+                for name in try FileManager.default.contentsOfDirectory(atPath: screens.path) where name.hasSuffix(".png") {
+                    session.pictures[name] = FileManager.default.contents(atPath: screens.appendingPathComponent(name).path)
+                }
+            }
             return session
         }
     }
@@ -60,7 +84,9 @@ struct CapturedSession {
             case "event":
                 guard let id = op["id"] as? Int, let name = op["name"] as? String else { continue }
                 let properties = (op["properties"] as? [String: Any] ?? [:]).mapValues { "\($0)" }
-                events.append(Event(node: id, path: paths[id] ?? "?", name: name, properties: properties))
+                var event = Event(node: id, path: paths[id] ?? "?", name: name, properties: properties)
+                if name == "ana-appeared" { event.appearance = events.filter { $0.node == id && $0.name == name }.count + 1 }
+                events.append(event)
             default: continue
             }
         }

@@ -13,6 +13,8 @@ public enum RepositoryFixtures {
 
     /// The recorded demo session, its module and expected results (`fixtures/demo`).
     public static var demo: URL { folder.appendingPathComponent("demo", isDirectory: true) }
+    /// The GTK demo's recorded session with its screenshots (`fixtures/gtk`, `make gtk-fixture`).
+    public static var gtk: URL { folder.appendingPathComponent("gtk", isDirectory: true) }
     /// A module built on a minimal hand-written core that follows only the protocol.
     public static var protocolModule: URL { folder.appendingPathComponent("protocol-module", isDirectory: true) }
 }

@@ -196,17 +196,41 @@ def main():
         driver.save_screenshot(str(SHOTS / "report.png"))
         assert severe_console_errors(driver) == [], severe_console_errors(driver)
 
+    def report_shows_screenshots():
+        report = pathlib.Path(folder) / "gtk-report.html"
+        subprocess.run(
+            [ANNA, "report", "--events", str(ROOT / "fixtures" / "gtk" / "session.ndjson"), "--module", str(DEMO / "module"),
+             "-o", str(report)], check=True, capture_output=True)
+        driver.get(report.as_uri())
+        figures = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#screens figure"), "the screenshots")
+        assert len(figures) == 7, len(figures)
+        # Every picture decoded (the page's policy lets data: images in, nothing else).
+        sizes = driver.execute_script(
+            "return [...document.querySelectorAll('#screens img')].map(i => [i.complete, i.naturalWidth, i.naturalHeight])")
+        assert sizes == [[True, 360, 480]] * 7, sizes
+        captions = [figure.text for figure in figures]
+        assert captions[0] == "line 27 · home appeared", captions
+        marked = driver.find_elements(By.CSS_SELECTOR, "#timeline .bar.screen")
+        assert len(marked) == 7, len(marked)
+        marked[3].click()
+        chosen = wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#screens figure.chosen"), "the bar's picture chosen")
+        assert [figure.text for figure in chosen] == [captions[3]], [figure.text for figure in chosen]
+        driver.execute_script("document.getElementById('timeline-panel').scrollIntoView()")
+        driver.save_screenshot(str(SHOTS / "report-screenshots.png"))
+        assert severe_console_errors(driver) == [], severe_console_errors(driver)
+
     try:
         scenario("the tree shows the demo's paths", tree_shows_demo)
         scenario("appending a line to a followed stream makes its result appear", appended_line_shows_result)
         scenario("disabling a namespace stops its results", disabled_namespace_stops_results)
         scenario("a node named <img src=x onerror=alert(1)> renders as text", hostile_name_is_text)
         scenario("the report file opens from disk and shows the same tree", report_opens_from_disk)
+        scenario("the report shows a GTK session's screenshots at their lines", report_shows_screenshots)
     finally:
         driver.quit()
         inspect.stop()
         shutil.rmtree(folder, ignore_errors=True)
-    print(f"{5 - len(failures)} passed, {len(failures)} failed; screenshots in {SHOTS}")
+    print(f"{6 - len(failures)} passed, {len(failures)} failed; screenshots in {SHOTS}")
     return 1 if failures else 0
 
 

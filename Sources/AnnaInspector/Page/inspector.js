@@ -478,6 +478,45 @@
       ? '(' + timeline.width + ' line' + (timeline.width === 1 ? '' : 's') + ' per bar)' : '(' + timeline.width / 1000 + ' s per bar)';
   }
 
+  /// Screenshots of the session under the timeline, each at the line of the event it shows;
+  /// the bar holding that line is marked and, clicked, shows its pictures.
+  function showScreens(screens, timeline) {
+    const host = $('screens');
+    clear(host);
+    if (!screens || !screens.shots.length) return;
+    host.hidden = false;
+    $('screen-key').hidden = false;
+    const bars = $('timeline').children;
+    const starts = timeline.buckets.map((bucket) => bucket[0]);
+    for (const shot of screens.shots) {
+      const figure = element('figure');
+      figure.dataset.line = shot.line;
+      const image = element('img');
+      image.src = screens.pictures[shot.file];
+      image.alt = (shot.name || 'node ' + shot.node) + ' appeared (line ' + shot.line + ')';
+      image.width = shot.width;
+      image.height = shot.height;
+      image.addEventListener('click', () => figure.classList.toggle('large'));
+      figure.appendChild(image);
+      figure.appendChild(element('figcaption', null, 'line ' + shot.line + ' · ' + (shot.name || 'node ' + shot.node) + ' appeared'));
+      host.appendChild(figure);
+      // The last bucket starting at or before the line.
+      let bucket = -1;
+      for (let i = 0; i < starts.length && starts[i] <= shot.line; i++) bucket = i;
+      const bar = bars[bucket];
+      if (!bar) continue;
+      bar.classList.add('screen');
+      bar.title += '\nscreenshot: ' + image.alt;
+      if (!bar.dataset.screen) {
+        bar.dataset.screen = shot.line;
+        bar.addEventListener('click', () => {
+          for (const each of host.children) each.classList.toggle('chosen', each.dataset.line === bar.dataset.screen);
+          figure.scrollIntoView({ block: 'nearest', inline: 'center' });
+        });
+      }
+    }
+  }
+
   // MARK: - Live
 
   function connect() {
@@ -531,6 +570,7 @@
     showTasks(data.tasks);
     showStats(data.stats);
     showTimeline(data.timeline);
+    showScreens(data.screens, data.timeline);
     if (data.trace) {
       $('trace-panel').hidden = false;
       $('trace').textContent = data.trace;

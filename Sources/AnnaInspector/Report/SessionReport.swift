@@ -14,9 +14,12 @@ public enum SessionReport {
     /// - Parameters:
     ///   - session: The session shown, as far as it was handled.
     ///   - trace: The trace check's text (`anna trace`'s output), shown in a panel of its own.
+    ///   - screens: Screenshots of the session, shown on the timeline at their events' lines.
     ///   - written: The time the report says it was written.
     /// - Throws: what reading the engine's state or the page's files threw.
-    public static func html(of session: StreamSession, trace: String? = nil, written: Date = Date()) async throws -> String {
+    public static func html(
+        of session: StreamSession, trace: String? = nil, screens: ReportScreens? = nil, written: Date = Date()
+    ) async throws -> String {
         let inspector = session.inspector
         let snapshotText = try await session.snapshot(format: .json)
         let snapshot = try JSONValue(parsing: snapshotText)
@@ -27,7 +30,7 @@ public enum SessionReport {
             "dot": .string(try DotRenderer.render(snapshotJSON: snapshotText)), "tasks": try await inspector.tasksJSON(),
             "results": results["results"] ?? [], "errors": inspector.errorsJSON(after: 0)["errors"] ?? [],
             "stats": await FiguresMeter(inspector: inspector).figures(), "timeline": inspector.state.read().timeline.json,
-            "namespaces": inspector.namespacesJSON(), "trace": trace.json,
+            "namespaces": inspector.namespacesJSON(), "trace": trace.json, "screens": screens?.json ?? .null,
         ])
         return try page(inlining: data)
     }
