@@ -2,7 +2,7 @@
 // display (`.ci/with-broadway .build/release/anna-gtk-bench`). Prints one JSON line per figure
 // (`anna-bench compare` reads them) and a table on standard error.
 //
-//     anna-gtk-bench [--rounds N] [--json-out FILE]
+//     anna-gtk-bench [--rounds N] [--json-out FILE] [--only G1|G2|G3]
 //
 //   G1 emission: ns per `clicked` emission with the capture installed vs not, interleaved
 //      rounds, for a named button (an event recorded) and an unnamed one (the hook alone).
@@ -18,13 +18,15 @@ import Foundation
 
 var rounds = 5
 var jsonOut: String?
+var only: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--rounds" where Int(arguments.first ?? "").map({ $0 > 0 }) == true: rounds = Int(arguments.removeFirst()) ?? rounds
     case "--json-out" where !arguments.isEmpty: jsonOut = arguments.removeFirst()
+    case "--only" where ["G1", "G2", "G3"].contains(arguments.first ?? ""): only = arguments.removeFirst()
     default:
-        FileHandle.standardError.write(Data("usage: anna-gtk-bench [--rounds N] [--json-out FILE]\n".utf8))
+        FileHandle.standardError.write(Data("usage: anna-gtk-bench [--rounds N] [--json-out FILE] [--only G1|G2|G3]\n".utf8))
         exit(argument == "-h" || argument == "--help" ? 0 : 2)
     }
 }
@@ -42,9 +44,9 @@ do {
 }
 var lines: [[String: Any]] = []
 do {
-    lines += try await EmissionCost(rounds: rounds, module: module).run()
-    lines += try await SnapshotCost(rounds: rounds, module: module).run()
-    lines += try await ListScroll(rounds: rounds, module: module).run()
+    if only == nil || only == "G1" { lines += try await EmissionCost(rounds: rounds, module: module).run() }
+    if only == nil || only == "G2" { lines += try await SnapshotCost(rounds: rounds, module: module).run() }
+    if only == nil || only == "G3" { lines += try await ListScroll(rounds: rounds, module: module).run() }
 } catch {
     FileHandle.standardError.write(Data("anna-gtk-bench: \(error)\n".utf8))
     exit(1)

@@ -48,13 +48,16 @@ enum GObjectAccess {
     /// the C strings are compared before any Swift string is made.
     static func appName(of widget: GtkWidgetPointer) -> String? {
         if let name = gtk_widget_get_name(widget), name.pointee != 0 {
-            if let typeName = g_type_name(type(of: widget)), strcmp(name, typeName) == 0 {
-                // unnamed: GTK answered the type name
+            // GTK answers an unnamed widget with its type name: that very pointer, usually.
+            let typeName = g_type_name(type(of: widget))
+            if name == typeName || (typeName.map { strcmp(name, $0) == 0 } ?? false) {
+                // unnamed
             } else {
                 return String(cString: name)
             }
         }
-        guard isA(widget, gtk_buildable_get_type()), let id = gtk_buildable_get_buildable_id(OpaquePointer(widget)),
+        // Every GtkWidget is a GtkBuildable.
+        guard let id = gtk_buildable_get_buildable_id(OpaquePointer(widget)),
             id.pointee != 0, strncmp(id, "___", 3) != 0  // GtkBuilder names objects without an id `___object_N___`
         else { return nil }
         return String(cString: id)

@@ -30,10 +30,10 @@ extension GtkCapture {
         disposalTokens[key] = nil
         boundPositions[key] = nil
         if let source = pendingTexts.removeValue(forKey: key) { g_source_remove(source) }
-        guard let node = nodes.removeValue(forKey: key) else { return }
+        guard let node = removeNode(of: key) else { return }
         if node.isAppeared {
             node.isAppeared = false
-            node.analyzer.record(StandardEvent.disappeared, with: nil)
+            node.nodeAnalyzer.record(StandardEvent.disappeared, with: nil)
         }
         node.widgetDisposed()
     }

@@ -14,10 +14,10 @@ extension GtkCapture {
     /// button up takes the focus.
     func buttonClicked(_ button: GtkWidgetPointer) {
         if let node = node(for: button) {
-            node.analyzer.record(Self.touchUpInside, with: nil)
-            node.analyzer.markFocused()
+            node.nodeAnalyzer.record(Self.touchUpInside, with: nil)
+            node.nodeAnalyzer.markFocused()
         } else {
-            nearestNode(from: gtk_widget_get_parent(button))?.analyzer.markFocused()
+            nearestNode(from: gtk_widget_get_parent(button))?.nodeAnalyzer.markFocused()
         }
     }
 
@@ -38,24 +38,24 @@ extension GtkCapture {
 
     private func select(in list: GtkWidgetPointer, row: GtkWidgetPointer?, position: Int) {
         if let row, let node = node(for: row) {
-            node.analyzer.record(Self.didSelect, with: nil)
-            node.analyzer.markFocused()
+            node.nodeAnalyzer.record(Self.didSelect, with: nil)
+            node.nodeAnalyzer.markFocused()
         } else if let node = nearestNode(from: list) {
-            node.analyzer.record(Self.didSelect, with: ["index": .number(Double(position))])
-            node.analyzer.markFocused()
+            node.nodeAnalyzer.record(Self.didSelect, with: ["index": .number(Double(position))])
+            node.nodeAnalyzer.markFocused()
         }
     }
 
     /// A toggle's, switch's or range's value changed: its node records `ana-updated`.
     func valueChanged(_ widget: GtkWidgetPointer, keyPath: String, value: JSONValue) {
-        node(for: widget)?.analyzer.update(value, for: keyPath)
+        node(for: widget)?.nodeAnalyzer.update(value, for: keyPath)
     }
 
     /// An editable's text changed: recorded at the end of the interval it started, so typing
     /// gives at most one `text` update per ``Options/textInterval``, always the last text.
     func textChanged(_ widget: GtkWidgetPointer) {
         let key = UnsafeMutableRawPointer(widget)
-        guard nodes[key] != nil || GObjectAccess.appName(of: widget) != nil, pendingTexts[key] == nil else { return }
+        guard existingNode(of: key) != nil || GObjectAccess.appName(of: widget) != nil, pendingTexts[key] == nil else { return }
         let interval = options.textInterval.components
         let milliseconds = guint(max(1, interval.seconds * 1000 + interval.attoseconds / 1_000_000_000_000_000))
         let context = Unmanaged.passRetained(WidgetReference(self, key)).toOpaque()
@@ -75,7 +75,7 @@ extension GtkCapture {
         // A widget disposed meanwhile has no node any more, and its timer was removed.
         guard let node = nodes[key], let widget = node.widget else { return }
         let text = gtk_editable_get_text(OpaquePointer(widget)).map { String(cString: $0) } ?? ""
-        node.analyzer.update(JSONValue.string(text), for: "text")
+        node.nodeAnalyzer.update(JSONValue.string(text), for: "text")
     }
 
     /// The node of `widget` or of its nearest named ancestor.

@@ -8,14 +8,29 @@ extension GtkCapture {
     /// The node of `widget` when it is named, made (and enabled) the first time.
     func node(for widget: GtkWidgetPointer) -> WidgetNode? {
         let key = UnsafeMutableRawPointer(widget)
-        if let node = nodes[key] { return node }
+        if let node = existingNode(of: key) { return node }
         guard let name = GObjectAccess.appName(of: widget) else { return nil }
         let placement = placement(of: widget)
         let node = WidgetNode(widget: widget, name: name, namespace: Self.namespace(of: widget), parent: placement.parent)
         nodes[key] = node
+        g_object_set_qdata(GObjectAccess.object(key), nodeQuark, Unmanaged.passUnretained(node).toOpaque())
         watchDisposal(of: key)
         attach(node, at: placement)
         return node
+    }
+
+    /// The node `widget` has, if any. Every hooked emission asks, so the node rides on the
+    /// widget (GObject qdata, unretained: `nodes` keeps it, and whatever removes it from
+    /// `nodes` clears the qdata) instead of being looked up by a hashed pointer.
+    func existingNode(of widget: UnsafeMutableRawPointer) -> WidgetNode? {
+        guard let data = g_object_get_qdata(GObjectAccess.object(widget), nodeQuark) else { return nil }
+        return Unmanaged<WidgetNode>.fromOpaque(data).takeUnretainedValue()
+    }
+
+    /// Forgets the node of `widget` (it is disposed, or the capture uninstalled).
+    func removeNode(of widget: UnsafeMutableRawPointer) -> WidgetNode? {
+        g_object_set_qdata(GObjectAccess.object(widget), nodeQuark, nil)
+        return nodes.removeValue(forKey: widget)
     }
 
     /// Where a named widget hangs: under the node of its nearest named ancestor (the root when
@@ -58,7 +73,7 @@ extension GtkCapture {
         if let index = placement.index, let parentNode = placement.parentNode {
             parentNode.analyzer.setSubAnalyzer(node.analyzer, for: node.name, index: index)
         } else {
-            node.analyzer.enable(naming: node.name)
+            node.nodeAnalyzer.enable(naming: node.name)
         }
         node.placedIndex = placement.index
     }
@@ -69,7 +84,7 @@ extension GtkCapture {
         var named: [GtkWidgetPointer] = []
         var current: GtkWidgetPointer? = widget
         while let each = current {
-            if let node = nodes[UnsafeMutableRawPointer(each)] {
+            if let node = existingNode(of: each) {
                 if node.isAppeared { break }  // and so are its ancestors
                 named.append(each)
             } else if GObjectAccess.appName(of: each) != nil {
@@ -82,7 +97,7 @@ extension GtkCapture {
 
     func appear(_ widget: GtkWidgetPointer) {
         // A node made just now was placed as GTK's tree stands; an older one may have moved.
-        let isNew = nodes[UnsafeMutableRawPointer(widget)] == nil
+        let isNew = existingNode(of: widget) == nil
         guard let node = node(for: widget), !node.isAppeared else { return }
         if !isNew {
             let placement = placement(of: widget)
@@ -91,16 +106,16 @@ extension GtkCapture {
             }
         }
         node.isAppeared = true
-        node.analyzer.record(StandardEvent.appeared, with: nil)
+        node.nodeAnalyzer.record(StandardEvent.appeared, with: nil)
         if screenshots != nil, isScreen(widget) { screenAppeared(widget, node: node) }
     }
 
     /// `unmap`: GTK unmaps children first, so each named one disappears before its parent.
     func widgetUnmapped(_ widget: GtkWidgetPointer) {
         if let screenshots, screenshots.isWaiting { screenshots.windowUnmapped(widget) }
-        guard let node = nodes[UnsafeMutableRawPointer(widget)], node.isAppeared else { return }
+        guard let node = existingNode(of: widget), node.isAppeared else { return }
         node.isAppeared = false
-        node.analyzer.record(StandardEvent.disappeared, with: nil)
+        node.nodeAnalyzer.record(StandardEvent.disappeared, with: nil)
     }
 
     /// A list item's factory bound it (its child shows the item at its position now). A child

@@ -48,7 +48,10 @@ public final class GtkCapture: @unchecked Sendable {
     /// The options given to ``install(manager:options:)``.
     public let options: Options
     let root: CaptureRoot
+    /// Every node, by widget (each also rides on its widget: see `existingNode(of:)`).
     var nodes: [UnsafeMutableRawPointer: WidgetNode] = [:]
+    /// The qdata key of this capture's node on a widget.
+    let nodeQuark: GQuark
     /// The row position of each list item's child, as its factory last bound it.
     var boundPositions: [UnsafeMutableRawPointer: Int] = [:]
     /// Entries whose text changed and waits for its interval, with the timer's source ID.
@@ -70,6 +73,8 @@ public final class GtkCapture: @unchecked Sendable {
         self.manager = manager
         self.options = options
         root = CaptureRoot(manager: manager)
+        // One key per capture (quarks live as long as the process; an app installs one capture).
+        nodeQuark = g_quark_from_string("anna-capture-node-\(UInt(bitPattern: Unmanaged.passUnretained(root).toOpaque()))")
         screenshots = options.screenshots.map(ScreenshotWriter.init)
     }
 
@@ -94,6 +99,7 @@ public final class GtkCapture: @unchecked Sendable {
         pendingTexts.removeAll()
         for (widget, node) in nodes {
             stopWatchingDisposal(of: widget)
+            g_object_set_qdata(GObjectAccess.object(widget), nodeQuark, nil)
             node.widgetDisposed()
         }
         nodes.removeAll()
