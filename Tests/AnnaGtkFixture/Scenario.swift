@@ -22,6 +22,8 @@ enum Scenario: String {
     /// A list view's rows (a signal factory's `item` labels), one activated; a button named by
     /// its id in a `.ui` file, clicked.
     case listView
+    /// A list view's model replaced by a shorter one under it, then a row of the new one activated.
+    case modelReplaced
     /// With screenshots on: a window with a stack, its page switched; a window with a notebook,
     /// its tab switched. Each waits for the pictures before going on.
     case screens
@@ -96,22 +98,25 @@ enum Scenario: String {
             catalog.present()
             GtkScript.emit("activate", on: catalog.view, position: 2)
             GtkScript.emit("clicked", on: catalog.uiButton)
-        case .screens:
+        case .modelReplaced:
+            let catalog = Catalog()
+            catalog.present()
+            let model = gtk_string_list_new(nil)
+            for name in ["Hat", "Sock"] { gtk_string_list_append(model, name) }
+            gtk_list_view_set_model(OpaquePointer(catalog.view), gtk_no_selection_new(model))
+            GtkScript.settle()
+            GtkScript.emit("activate", on: catalog.view, position: 1)
+        case .screens, .screensLimited:
             let shop = Shop()
             shop.present()
             pictured()
             gtk_stack_set_visible_child_name(OpaquePointer(shop.stack), "detail")
             pictured()
+            guard self == .screens else { return }
             let tabs = Tabs()
             tabs.present()
             pictured()
             gtk_notebook_set_current_page(OpaquePointer(tabs.notebook), 1)
-            pictured()
-        case .screensLimited:
-            let shop = Shop()
-            shop.present()
-            pictured()
-            gtk_stack_set_visible_child_name(OpaquePointer(shop.stack), "detail")
             pictured()
         case .reshow:
             let shop = Shop()

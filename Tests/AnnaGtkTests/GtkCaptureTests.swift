@@ -93,6 +93,23 @@ struct GtkCaptureTests {
             ])
     }
 
+    @Test("a list view's model replaced by a shorter one: the rows gone disappear, the kept ones keep their index")
+    func modelReplaced() async throws {
+        let session = try await CapturedSession.play("modelReplaced")
+        #expect(session.output.status == 0, "\(session.output.stderr)")
+        #expect(!session.output.stderr.contains("CRITICAL"), "\(session.output.stderr)")
+        let items = (0..<5).map { "/catalog/products/item[\($0)]" }
+        #expect(
+            session.lines == ["/catalog ana-appeared", "/catalog/products ana-appeared"] + items.map { "\($0) ana-appeared" }
+                + ["/catalog/more ana-appeared"] + items.map { "\($0) ana-disappeared" }
+                + ["\(items[0]) ana-appeared", "\(items[1]) ana-appeared", "\(items[1]) did-select"])
+        // GTK made new rows for the new model: the old rows' nodes left the tree, the selection is on a new row's node.
+        let appeared = session.events.filter { $0.name == "ana-appeared" && $0.path.hasPrefix("/catalog/products/item") }
+        let old = Set(appeared.prefix(5).map(\.node))
+        #expect(old.isSubset(of: Set(session.deregistered)))
+        #expect(session.events.last?.node == appeared.last?.node && !old.contains(appeared.last?.node ?? 0))
+    }
+
     @Test("a page hidden and shown again keeps its node")
     func reshow() async throws {
         let session = try await CapturedSession.play("reshow")
