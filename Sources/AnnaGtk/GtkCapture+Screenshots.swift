@@ -38,8 +38,10 @@ extension GtkCapture {
     func isScreen(_ widget: GtkWidgetPointer) -> Bool {
         if GObjectAccess.isA(widget, gtk_native_get_type()) { return true }
         guard let parent = gtk_widget_get_parent(widget) else { return false }
-        return GObjectAccess.isA(parent, gtk_stack_get_type())
-            || (viewStackType != 0 && GObjectAccess.isA(parent, viewStackType))
+        if GObjectAccess.isA(parent, gtk_stack_get_type()) { return true }
+        // libadwaita may be loaded after the capture: its type exists once a view stack does.
+        if viewStackType == 0 { viewStackType = g_type_from_name("AdwViewStack") }
+        return viewStackType != 0 && GObjectAccess.isA(parent, viewStackType)
     }
 
     /// `node` (of `widget`) appeared: a picture of its window is taken after GTK next paints it.

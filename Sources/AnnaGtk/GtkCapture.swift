@@ -60,8 +60,8 @@ public final class GtkCapture: @unchecked Sendable {
     var disposalTokens: [UnsafeMutableRawPointer: UnsafeMutableRawPointer] = [:]
     /// Takes the pictures ``Options/screenshots`` asks for; `nil` without.
     let screenshots: ScreenshotWriter?
-    /// libadwaita's `AdwViewStack`, when the app loaded it (0 otherwise).
-    let viewStackType = g_type_from_name("AdwViewStack")
+    /// libadwaita's `AdwViewStack` once the app made one (0 until then: looked up again).
+    var viewStackType: GType = 0
     private var hooks: [(signal: guint, id: gulong)] = []
     private var classes: [gpointer] = []
     private(set) var isInstalled = false

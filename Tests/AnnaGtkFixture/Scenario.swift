@@ -29,12 +29,15 @@ enum Scenario: String {
     case screens
     /// With screenshots limited to one picture: the shop shown, its page switched.
     case screensLimited
+    /// With screenshots on: a window with libadwaita's view stack (loaded at run time), its
+    /// page switched.
+    case viewStack
 
     /// The capture's options for the scenario, `recording` being where the manager records.
     func options(recording: URL) -> GtkCapture.Options {
         var options = GtkCapture.Options()
         switch self {
-        case .screens: options.screenshots = .init(folder: ScreenshotIndex.folder(besideRecording: recording))
+        case .screens, .viewStack: options.screenshots = .init(folder: ScreenshotIndex.folder(besideRecording: recording))
         case .screensLimited:
             var screenshots = GtkCapture.Screenshots(folder: ScreenshotIndex.folder(besideRecording: recording))
             screenshots.maxCount = 1
@@ -106,6 +109,12 @@ enum Scenario: String {
             gtk_list_view_set_model(OpaquePointer(catalog.view), gtk_no_selection_new(model))
             GtkScript.settle()
             GtkScript.emit("activate", on: catalog.view, position: 1)
+        case .viewStack:
+            let views = ViewStackWindow()
+            views.present()
+            pictured()
+            views.show("sent")
+            pictured()
         case .screens, .screensLimited:
             let shop = Shop()
             shop.present()
@@ -192,6 +201,45 @@ struct Tabs {
 
     func present() {
         gtk_window_present(cast(window, GtkWindow.self))
+        GtkScript.settle()
+    }
+}
+
+/// A window `views` holding libadwaita's `AdwViewStack` named `sections`, with pages `inbox`
+/// and `sent`. libadwaita is loaded at run time (`libadwaita-1-0`): nothing else of the package
+/// needs it.
+struct ViewStackWindow {
+    let window: GtkWidgetPointer
+    let stack: GtkWidgetPointer
+    private let setVisible: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void
+
+    init() {
+        guard let library = dlopen("libadwaita-1.so.0", RTLD_NOW) else {
+            fatalError("anna-gtk-fixture: cannot load libadwaita-1.so.0 (apt install libadwaita-1-0)")
+        }
+        func function<Function>(_ name: String, _: Function.Type) -> Function {
+            guard let symbol = dlsym(library, name) else { fatalError("libadwaita has no \(name)") }
+            return unsafeBitCast(symbol, to: Function.self)
+        }
+        typealias Make = @convention(c) () -> UnsafeMutableRawPointer?
+        typealias Add = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?
+        function("adw_init", (@convention(c) () -> Void).self)()
+        stack = named(function("adw_view_stack_new", Make.self)()?.assumingMemoryBound(to: GtkWidget.self), "sections")
+        let add = function("adw_view_stack_add_named", Add.self)
+        for name in ["inbox", "sent"] {
+            _ = add(stack, named(box(named(gtk_label_new("The \(name) page"), "text")), name), name)
+        }
+        setVisible = function("adw_view_stack_set_visible_child_name", type(of: setVisible))
+        window = makeWindow("views", child: stack)
+    }
+
+    func present() {
+        gtk_window_present(cast(window, GtkWindow.self))
+        GtkScript.settle()
+    }
+
+    func show(_ page: String) {
+        setVisible(stack, page)
         GtkScript.settle()
     }
 }

@@ -32,6 +32,24 @@ struct GtkScreenshotTests {
         #expect(tabs == ["/tabs/notebook/first ana-appeared", "/tabs/notebook/second ana-appeared", "/tabs/notebook/first ana-disappeared"])
     }
 
+    @Test("libadwaita's view stack: its pages appear and disappear as they are shown, each pictured")
+    func viewStack() async throws {
+        let session = try await CapturedSession.play("viewStack")
+        #expect(session.output.status == 0, "\(session.output.stderr)")
+        #expect(!session.output.stderr.contains("AnnaGtk:"), "\(session.output.stderr)")
+        let pages = session.lines.filter { !$0.contains("/text ") }
+        #expect(
+            pages == [
+                "/views ana-appeared", "/views/sections ana-appeared", "/views/sections/inbox ana-appeared",
+                "/views/sections/inbox ana-disappeared", "/views/sections/sent ana-appeared",
+            ])  // a view stack hides the old page first (a GtkStack shows the new one first)
+        #expect(
+            session.screenPaths.map { "\($0.path) \($0.file)" } == [
+                "/views 0001.png", "/views/sections/inbox 0001.png", "/views/sections/sent 0002.png",
+            ])
+        #expect(session.pictures["0001.png"] != session.pictures["0002.png"])
+    }
+
     @Test("past the count limit no picture is taken, and it is said once")
     func countLimit() async throws {
         let session = try await CapturedSession.play("screensLimited")
