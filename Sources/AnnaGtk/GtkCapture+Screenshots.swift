@@ -101,7 +101,8 @@ final class ScreenshotWriter {
         return appearances[node] ?? 1
     }
 
-    /// Asks for a picture of `window` after its next paint, for `request`.
+    /// Asks for a picture of `window` after its next paint, for `request` (nothing once the
+    /// pictures stopped: a limit reached or the folder unwritable).
     func request(_ request: Request, of window: GtkWidgetPointer) {
         guard index != nil else { return }
         let key = UnsafeMutableRawPointer(window)
@@ -137,6 +138,8 @@ final class ScreenshotWriter {
         guard let index else { return }
         guard taken < settings.maxCount else {
             tell("screenshots stopped at \(taken) (the count limit); later screens have none")
+            self.index = nil  // stopped for good, as said
+            closeIndex(index)
             return
         }
         let picture: WindowPicture
@@ -148,6 +151,8 @@ final class ScreenshotWriter {
         }
         guard bytes + picture.png.count <= settings.maxBytes else {
             tell("screenshots stopped at \(taken) pictures, \(bytes) bytes (the byte limit); later screens have none")
+            self.index = nil  // stopped for good, as said
+            closeIndex(index)
             return
         }
         let file = String(format: "%04d.png", taken + 1)
@@ -164,6 +169,7 @@ final class ScreenshotWriter {
         } catch {
             tell("cannot write screenshots to \(settings.folder.path): \(error.localizedDescription); no further screenshot is taken")
             self.index = nil
+            closeIndex(index)
             return
         }
         taken += 1
@@ -193,8 +199,18 @@ final class ScreenshotWriter {
     func close() {
         for (key, waiting) in pending { release(waiting, of: key) }
         pending.removeAll()
-        try? index?.close()  // every line was written with its picture; nothing is lost by closing
+        if let index { closeIndex(index) }
         index = nil
+    }
+
+    /// Closes the index (each line was written with its picture: closing loses nothing, but a
+    /// failure is still said).
+    private func closeIndex(_ handle: FileHandle) {
+        do {
+            try handle.close()
+        } catch {
+            tell("cannot close the screenshot index in \(settings.folder.path): \(error.localizedDescription)")
+        }
     }
 
     /// Says `message` to the app once.

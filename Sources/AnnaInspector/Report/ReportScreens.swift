@@ -80,33 +80,56 @@ public struct ReportScreens: Sendable {
     }
 
     /// The line of each wanted appearance in the stream, and the node's name as registered.
+    /// The stream is read a megabyte at a time: a long one is never held whole.
     private static func appearanceLines(in events: URL, wanted: Set<Key>) throws -> [Key: (line: Int, name: String?)] {
-        let text: String
+        guard !wanted.isEmpty else { return [:] }
+        let handle: FileHandle
         do {
-            text = try String(contentsOf: events, encoding: .utf8)
+            handle = try FileHandle(forReadingFrom: events)
         } catch {
             throw ScreensError("cannot read \(events.path): \(error.localizedDescription)")
         }
+        defer { try? handle.close() }  // read only: nothing to lose
         var counts: [NodeID: Int] = [:]
         var names: [NodeID: String] = [:]
         var found: [Key: (line: Int, name: String?)] = [:]
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var number = 0
+        func take(_ line: Data) {
+            number += 1
             let record: EventStream.Record?
             do {
-                record = try EventStream.parse(line: String(line))
+                record = try EventStream.parse(line: String(decoding: line, as: UTF8.self))
             } catch {
-                continue  // the replay reports it; such a line places no picture
+                return  // the replay reports it; such a line places no picture
             }
-            guard case let .operation(operation)? = record?.command else { continue }
+            guard case let .operation(operation)? = record?.command else { return }
             switch operation {
             case let .register(id, _, name, _, _, _): names[id] = name
             case let .event(id, name, _) where name == StandardEvent.appeared:
                 counts[id, default: 0] += 1
                 let key = Key(node: id, appearance: counts[id] ?? 0)
-                if wanted.contains(key) { found[key] = (number + 1, names[id]) }
+                if wanted.contains(key) { found[key] = (number, names[id]) }
             default: break
             }
         }
+        var buffer = Data()
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw ScreensError("cannot read \(events.path): \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            var start = buffer.startIndex
+            while let newline = buffer[start...].firstIndex(of: 0x0A) {
+                take(buffer[start..<newline])
+                start = buffer.index(after: newline)
+            }
+            buffer = Data(buffer[start...])
+        }
+        if !buffer.isEmpty { take(buffer) }
         return found
     }
 }
