@@ -59,7 +59,7 @@ let package = Package(
             name: "anna-gtk-fixture", dependencies: ["AnnaGtk", "Anna", "CoreJS", "CGtk"], path: "Tests/AnnaGtkFixture"),
         // What AnnaGtk costs a GTK app: hooked emissions, snapshots, a long list scrolled.
         .executableTarget(
-            name: "anna-gtk-bench", dependencies: ["AnnaGtk", "Anna", "CGtk"], path: "Benchmarks/AnnaGtkBench"),
+            name: "anna-gtk-bench", dependencies: ["AnnaGtk", "Anna", "CGtk", "BenchStats"], path: "Benchmarks/AnnaGtkBench"),
         .testTarget(name: "AnnaGtkTests", dependencies: ["AnnaTestSupport", "anna-gtk-fixture", "anna-gtk-demo", "anna-demo", "anna"]),
         // The engine wrapper and the CommonJS runtime; the one target that imports CJavaScriptCore.
         .target(
@@ -206,11 +206,13 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "anna", dependencies: ["AnnaCLI"]),
+        // Medians and percentiles, shared by both benchmarks.
+        .target(name: "BenchStats", path: "Benchmarks/BenchStats"),
         // The benchmark (`make bench`): throughput, scale, soak and latency of the host path.
         .executableTarget(
             name: "anna-bench",
             dependencies: [
-                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector",
+                "Anna", "CoreJS", "AnnaOutbox", "AnnaCollector", "AnnaInspector", "BenchStats",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),

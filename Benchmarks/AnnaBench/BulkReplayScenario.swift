@@ -1,3 +1,4 @@
+import BenchStats
 import CoreJS
 import Foundation
 

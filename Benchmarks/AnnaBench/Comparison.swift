@@ -1,3 +1,4 @@
+import BenchStats
 import Foundation
 
 /// Compares a run with a baseline: every figure a baseline line lists in `guard`, for the

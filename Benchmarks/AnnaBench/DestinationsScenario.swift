@@ -1,5 +1,6 @@
 import Anna
 import AnnaOutbox
+import BenchStats
 import CoreJS
 import Foundation
 

@@ -1,4 +1,5 @@
 import Anna
+import BenchStats
 import CoreJS
 import Foundation
 

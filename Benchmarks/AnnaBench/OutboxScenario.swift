@@ -1,6 +1,7 @@
 import Anna
 import AnnaCollector
 import AnnaOutbox
+import BenchStats
 import CoreJS
 import Foundation
 

@@ -1,5 +1,6 @@
 import Anna
 import AnnaGtk
+import BenchStats
 import CGtk
 import Foundation
 
@@ -32,20 +33,6 @@ final class ErrorCounter: ManagerDelegate, @unchecked Sendable {
 
     func manager(_ manager: Manager, didCatch error: any Error) {
         lock.withLock { errors.append("\(error)") }
-    }
-}
-
-enum Stats {
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
-    static func rounded(_ value: Double, _ places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (value * scale).rounded() / scale
     }
 }
 

@@ -1,5 +1,6 @@
 import Anna
 import AnnaGtk
+import BenchStats
 import CGtk
 import Foundation
 

@@ -1,7 +1,9 @@
-/// Order statistics over the samples of a measurement.
-enum Stats {
+import Foundation
+
+/// Order statistics over the samples of a measurement, for both benchmarks.
+package enum Stats {
     /// The median (the mean of the two middle values for an even count); 0 for no samples.
-    static func median(_ values: [Double]) -> Double {
+    package static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         let middle = sorted.count / 2
@@ -14,9 +16,15 @@ enum Stats {
     /// ```swift
     /// Stats.percentile(0.99, of: latencies.sorted())
     /// ```
-    static func percentile(_ fraction: Double, of sorted: [Double]) -> Double {
+    package static func percentile(_ fraction: Double, of sorted: [Double]) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((fraction * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// `value` rounded to `places` decimal places, as the benchmarks print figures.
+    package static func rounded(_ value: Double, _ places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (value * scale).rounded() / scale
     }
 }
