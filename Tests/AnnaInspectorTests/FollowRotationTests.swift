@@ -7,7 +7,7 @@ import Testing
 
 /// A followed file rotated under the session, as logrotate does it: truncated in place
 /// (`copytruncate`) or moved away and created anew.
-@Suite("A followed file that is truncated or replaced is read again from its start, said once", .timeLimit(.minutes(1)))
+@Suite("A followed file that is truncated or replaced is read again from its start, said once", .timeLimit(.minutes(5)))
 struct FollowRotationTests {
     static let head = [
         #"{"op":"register","id":1,"parent":null,"name":"__root__"}"#, #"{"op":"register","id":2,"parent":1,"name":"screen"}"#,

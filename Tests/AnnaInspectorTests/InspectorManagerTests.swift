@@ -27,7 +27,7 @@ final class App: Responder, Analyzable, @unchecked Sendable {
     init(manager: Manager) { analyzer = RootAnalyzer(manager: manager) }
 }
 
-@Suite("The inspector of a manager: JSON API, event stream, switches", .timeLimit(.minutes(1)))
+@Suite("The inspector of a manager: JSON API, event stream, switches", .timeLimit(.minutes(5)))
 struct InspectorManagerTests {
     /// A manager with an inspector, served; its app; a screen analyzer (namespace `Link`) named `screen`.
     struct Fixture {

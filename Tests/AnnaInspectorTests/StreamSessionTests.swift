@@ -5,7 +5,7 @@ import CoreJS
 import Foundation
 import Testing
 
-@Suite("A stream replayed under the inspector: play, step, jump, follow", .timeLimit(.minutes(1)))
+@Suite("A stream replayed under the inspector: play, step, jump, follow", .timeLimit(.minutes(5)))
 struct StreamSessionTests {
     /// A session over `source` on `module`, started and served.
     func served(_ source: StreamSource, module: URL, playing: Bool = true) async throws -> (StreamSession, InspectorServer, InspectorClient) {

@@ -8,7 +8,7 @@ import Testing
 
 /// A session name the file already recorded from an earlier opening: its message IDs start
 /// from 0 again, so the outbox says so once, and still appends.
-@Suite(.timeLimit(.minutes(1))) struct OutboxSessionReuseTests {
+@Suite(.timeLimit(.minutes(5))) struct OutboxSessionReuseTests {
     static func ids(in path: String) throws -> [String] {
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }

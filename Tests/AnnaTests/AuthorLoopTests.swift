@@ -13,7 +13,7 @@ private final class ResultsOnly: ManagerDelegate, @unchecked Sendable {
 
 /// The loop of a task author and a Swift integrator: every mistake reaches someone, with
 /// where it is.
-@Suite("A task author's mistakes are loud and located", .timeLimit(.minutes(1)))
+@Suite("A task author's mistakes are loud and located", .timeLimit(.minutes(5)))
 struct AuthorLoopTests {
     let output = MemoryOutputSink()
 

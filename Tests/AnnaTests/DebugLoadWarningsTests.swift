@@ -5,7 +5,7 @@ import Testing
 
 @testable import Anna
 
-@Suite("Debug mode logs a task file never loaded beside a namespace without one, once", .timeLimit(.minutes(1)))
+@Suite("Debug mode logs a task file never loaded beside a namespace without one, once", .timeLimit(.minutes(5)))
 struct DebugLoadWarningsTests {
     /// A module on disk with `NoteDetail.js` while the class is now `NoteDetailViewController`.
     static func renamedModule() throws -> TemporaryFolder {

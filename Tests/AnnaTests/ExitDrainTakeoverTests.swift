@@ -7,7 +7,7 @@ import Testing
 
 /// The drain at exit taking over blocks the delegate queue never started, in process: the
 /// delegate queue is suspended, so every block handed to it waits.
-@Suite("The drain at exit takes over waiting deliveries in order, within its deadline", .timeLimit(.minutes(1)))
+@Suite("The drain at exit takes over waiting deliveries in order, within its deadline", .timeLimit(.minutes(5)))
 struct ExitDrainTakeoverTests {
     /// A sink that keeps what it is given and counts its drains.
     final class KeepingSink: ResultSink, @unchecked Sendable {

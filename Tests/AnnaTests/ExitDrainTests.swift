@@ -4,7 +4,7 @@ import Testing
 
 /// The drain at exit, in a real child process (`anna-exit-helper`) that records through a
 /// manager with a recording and an outbox and ends without calling `flush()`.
-@Suite("A process that ends without flush() keeps its recording and results", .timeLimit(.minutes(1)))
+@Suite("A process that ends without flush() keeps its recording and results", .timeLimit(.minutes(5)))
 struct ExitDrainTests {
     static let helper = BuildProducts.executable("anna-exit-helper")
     static let events = 500

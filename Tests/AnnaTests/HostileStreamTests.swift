@@ -8,7 +8,7 @@ import Testing
 /// Lines written to break a reader: numbers past what JavaScript holds, infinities, repeated
 /// keys, characters that do not show. Each is a ``EventStream/FormatError`` with a message
 /// that says what is wrong; none traps.
-@Suite("Event stream: hostile lines", .timeLimit(.minutes(1)))
+@Suite("Event stream: hostile lines", .timeLimit(.minutes(5)))
 struct HostileStreamTests {
     static let idRange = "within ±9007199254740991 (2^53 − 1, the integers JavaScript holds exactly)"
     static let infinity = "is out of range (it would be Infinity, which JSON cannot carry)"
@@ -120,7 +120,7 @@ struct HostileStreamTests {
     }
 }
 
-@Suite("Event stream: the largest IDs through a Manager", .timeLimit(.minutes(1)))
+@Suite("Event stream: the largest IDs through a Manager", .timeLimit(.minutes(5)))
 struct LargestIDManagerTests {
     @Test("IDs at ±(2^53 − 1) from a stream reach tasks, errors and the recording exactly; larger ones never reach the Manager")
     func largestIDsThroughManager() async throws {

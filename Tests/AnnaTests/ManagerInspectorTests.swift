@@ -38,7 +38,7 @@ private final class RecordingInspector: ManagerInspector, @unchecked Sendable {
     }
 }
 
-@Suite("A manager's inspector hooks: events as queued, results and errors by delivered block", .timeLimit(.minutes(1)))
+@Suite("A manager's inspector hooks: events as queued, results and errors by delivered block", .timeLimit(.minutes(5)))
 struct ManagerInspectorTests {
     let output = MemoryOutputSink()
 

@@ -4,7 +4,7 @@ import CoreJS
 import Foundation
 import Testing
 
-@Suite("The manager's async sequences", .timeLimit(.minutes(1)))
+@Suite("The manager's async sequences", .timeLimit(.minutes(5)))
 struct ManagerStreamEndTests {
     @Test("results() and errors() end when the manager is released, so their loops end")
     func endWithManager() async throws {

@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@Suite("Manager, analyzers and focus paths with plain host objects", .timeLimit(.minutes(1)))
+@Suite("Manager, analyzers and focus paths with plain host objects", .timeLimit(.minutes(5)))
 struct ManagerTests {
     let output = MemoryOutputSink()
 

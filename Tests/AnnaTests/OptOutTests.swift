@@ -5,7 +5,7 @@ import Testing
 
 @testable import Anna
 
-@Suite("Opting out: no event reaches the module, nothing is stored, the recording pauses", .timeLimit(.minutes(1)))
+@Suite("Opting out: no event reaches the module, nothing is stored, the recording pauses", .timeLimit(.minutes(5)))
 struct OptOutTests {
     @Test("events recorded while opted out are dropped; nodes still register; opting in tracks again")
     func optOutAndIn() async throws {

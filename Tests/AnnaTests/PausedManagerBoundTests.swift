@@ -5,7 +5,7 @@ import Testing
 
 @testable import Anna
 
-@Suite("A paused manager holds a bounded number of operations and says when it drops", .timeLimit(.minutes(1)))
+@Suite("A paused manager holds a bounded number of operations and says when it drops", .timeLimit(.minutes(5)))
 struct PausedManagerBoundTests {
     @Test("past the cap, operations are dropped: said once at once, reported with the count on resume; the held ones run")
     func pausedCap() async throws {

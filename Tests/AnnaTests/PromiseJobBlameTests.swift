@@ -5,7 +5,7 @@ import Testing
 
 @testable import Anna
 
-@Suite("A runaway promise job names its task and the operation that queued it; every one is reported", .timeLimit(.minutes(1)))
+@Suite("A runaway promise job names its task and the operation that queued it; every one is reported", .timeLimit(.minutes(5)))
 struct PromiseJobBlameTests {
     /// Root, `spin`, `ok`, `ok`, `spin`, `ok` in one batch: the offsets and texts of the errors.
     func run(tasks: String) throws -> [(offset: Int, error: String)] {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Anna
 
-@Suite("Redaction: keys out of results, recordings and the inspector's operations", .timeLimit(.minutes(1)))
+@Suite("Redaction: keys out of results, recordings and the inspector's operations", .timeLimit(.minutes(5)))
 struct RedactionTests {
     let redaction = Redaction(keys: ["email", "card.number"])
 

@@ -4,7 +4,7 @@ import CoreJS
 import Foundation
 import Testing
 
-@Suite("A task file that is not loaded says which file and line, not which node", .timeLimit(.minutes(1)))
+@Suite("A task file that is not loaded says which file and line, not which node", .timeLimit(.minutes(5)))
 struct TaskFileLoadErrorTests {
     /// The errors of an engine on the in-memory module whose `task/index.js` is `tasks`, after
     /// registering the root and recording `tap` on it.
