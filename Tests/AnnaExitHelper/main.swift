@@ -65,10 +65,20 @@ func record(from first: Int, count: Int) {
     for n in first..<(first + count) { screen.record("tap", with: ["n": .number(Double(n))]) }
 }
 
+/// Loads the engine and waits: the drain at exit (at most 2 s) is there for the events recorded
+/// last, and on a loaded machine starting JavaScriptCore alone could take most of it.
+func loadEngine() {
+    let loaded = DispatchSemaphore(value: 0)
+    manager.snapshot(format: .markup, onScriptQueue: { _ in loaded.signal() })
+    loaded.wait()
+}
+
 switch arguments[1] {
 case "return":
+    loadEngine()
     record(from: 0, count: count)
 case "exit":
+    loadEngine()
     record(from: 0, count: count)
     exit(0)
 case "task":
