@@ -79,58 +79,58 @@ public struct ReportScreens: Sendable {
         var appearance: Int
     }
 
-    /// The line of each wanted appearance in the stream, and the node's name as registered.
-    /// The stream is read a megabyte at a time: a long one is never held whole.
+    /// The line of each wanted appearance in the stream, and the node's name as registered,
+    /// read with the inspector's own line reader (a long stream is never held whole).
     private static func appearanceLines(in events: URL, wanted: Set<Key>) throws -> [Key: (line: Int, name: String?)] {
         guard !wanted.isEmpty else { return [:] }
-        let handle: FileHandle
+        let scan = AppearanceScan(wanted: wanted)
+        let ended = DispatchSemaphore(value: 0)
+        let reader = StreamLineReader(
+            source: .file(path: events.path, follow: false), onLines: { lines in lines.forEach(scan.take) },
+            onEnd: { error in
+                scan.failure = error
+                ended.signal()
+            })
+        reader.start()
+        ended.wait()
+        if let failure = scan.failure {
+            throw ScreensError("cannot read \(events.path): \(failure.localizedDescription)")
+        }
+        return scan.found
+    }
+}
+
+/// What ``ReportScreens`` gathers from a stream's lines. Written on the reader's thread only,
+/// read after its end is signalled.
+private final class AppearanceScan: @unchecked Sendable {
+    let wanted: Set<ReportScreens.Key>
+    var found: [ReportScreens.Key: (line: Int, name: String?)] = [:]
+    var failure: (any Error)?
+    private var counts: [NodeID: Int] = [:]
+    private var names: [NodeID: String] = [:]
+    private var number = 0
+
+    init(wanted: Set<ReportScreens.Key>) {
+        self.wanted = wanted
+    }
+
+    func take(_ line: Data) {
+        number += 1
+        let record: EventStream.Record?
         do {
-            handle = try FileHandle(forReadingFrom: events)
+            record = try EventStream.parse(line: String(decoding: line, as: UTF8.self))
         } catch {
-            throw ScreensError("cannot read \(events.path): \(error.localizedDescription)")
+            return  // the replay reports it; such a line places no picture
         }
-        defer { try? handle.close() }  // read only: nothing to lose
-        var counts: [NodeID: Int] = [:]
-        var names: [NodeID: String] = [:]
-        var found: [Key: (line: Int, name: String?)] = [:]
-        var number = 0
-        func take(_ line: Data) {
-            number += 1
-            let record: EventStream.Record?
-            do {
-                record = try EventStream.parse(line: String(decoding: line, as: UTF8.self))
-            } catch {
-                return  // the replay reports it; such a line places no picture
-            }
-            guard case let .operation(operation)? = record?.command else { return }
-            switch operation {
-            case let .register(id, _, name, _, _, _): names[id] = name
-            case let .event(id, name, _) where name == StandardEvent.appeared:
-                counts[id, default: 0] += 1
-                let key = Key(node: id, appearance: counts[id] ?? 0)
-                if wanted.contains(key) { found[key] = (number, names[id]) }
-            default: break
-            }
+        guard case let .operation(operation)? = record?.command else { return }
+        switch operation {
+        case let .register(id, _, name, _, _, _): names[id] = name
+        case let .event(id, name, _) where name == StandardEvent.appeared:
+            counts[id, default: 0] += 1
+            let key = ReportScreens.Key(node: id, appearance: counts[id] ?? 0)
+            if wanted.contains(key) { found[key] = (number, names[id]) }
+        default: break
         }
-        var buffer = Data()
-        while true {
-            let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
-            } catch {
-                throw ScreensError("cannot read \(events.path): \(error.localizedDescription)")
-            }
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            var start = buffer.startIndex
-            while let newline = buffer[start...].firstIndex(of: 0x0A) {
-                take(buffer[start..<newline])
-                start = buffer.index(after: newline)
-            }
-            buffer = Data(buffer[start...])
-        }
-        if !buffer.isEmpty { take(buffer) }
-        return found
     }
 }
 
