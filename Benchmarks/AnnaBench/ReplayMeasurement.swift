@@ -88,7 +88,7 @@ struct ReplayMeasurement {
     }
 
     /// CPU seconds of the children waited for so far.
-    private static func childrenCPUSeconds() -> Double {
+    static func childrenCPUSeconds() -> Double {
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6

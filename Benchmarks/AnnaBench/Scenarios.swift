@@ -76,7 +76,17 @@ struct ScenarioRunner {
             )
         }
         var runs: [[ReportLine]] = Array(repeating: [], count: variants.count)
+        let reference = try nodeW1Reference()
+        var nodeRuns: [ReportLine] = []
         for run in 1...sizes.runs {
+            if let reference {
+                let raw = try reference.measurement.run(
+                    taskFolder: reference.taskFolder, screens: HostTree.w1Screens, events: sizes.w1Events, warmup: Sizes.throughputWarmup)
+                nodeRuns.append(raw)
+                output.progress(
+                    "W1 \(Self.w1NodeVariant) run \(run)/\(sizes.runs): \(Output.grouped(raw.eventsPerSecond)) events/s, "
+                        + String(format: "%.0f ns CPU/event", raw.number("cpuSeconds") * 1e9 / raw.number("events")) + Self.noise(raw))
+            }
             for (position, variant) in variants.enumerated() where run <= variant.rounds {
                 let raw = try ChildProcess.measure(
                     [
@@ -101,6 +111,7 @@ struct ScenarioRunner {
             addThroughput(runs[position], to: &line)
             line["peakGrowthMB"] = .rounded(Stats.median(runs[position].map { $0.number("peakGrowthBytes") }) / 1e6, 1)
             line["guard"] = ["eventsPerSecond"]
+            if variant.name == "bundled" { addNodeReference(nodeRuns, pairedWith: runs[position], to: &line) }
             if variant.name == "outbox" || variant.name == Self.w1DestinationsVariant {
                 addOutbox(runs[position], pairedWith: runs[0], to: &line)
             }
@@ -113,6 +124,48 @@ struct ScenarioRunner {
 
     /// The name of W1's variant with two destinations and their uploaders.
     static let w1DestinationsVariant = "destinations=2"
+    /// The name of W1's reference line: the original core on Node, in-process.
+    static let w1NodeVariant = "node-original"
+
+    /// W1's reference on Node and the task folder it reads, or `nil` (said once) without
+    /// Node or the original core.
+    private func nodeW1Reference() throws -> (measurement: NodeW1Measurement, taskFolder: URL)? {
+        guard case let .success(original) = node else {
+            if case let .failure(skipped) = node { output.progress("W1: the comparison with the original core on Node is skipped: \(skipped)") }
+            return nil
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anna-bench-w1-node-\(getpid())/task")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try TaskGenerator.source(.w1, screens: HostTree.w1Screens, patterns: 0)
+                .write(to: folder.appendingPathComponent("index.js"), atomically: true, encoding: .utf8)
+        } catch {
+            throw BenchError.workspaceFailed(path: folder.path, reason: "\(error)")
+        }
+        return (NodeW1Measurement(original: original), folder)
+    }
+
+    /// The bundled line's comparison with the original core on Node, and Node's own line:
+    /// CPU seconds per event over Node's (`cpuRelativeToNode`, the median of the rounds'
+    /// pairs; the aim is at most 0.5) and the wall rate over Node's.
+    private func addNodeReference(_ nodeRuns: [ReportLine], pairedWith bundled: [ReportLine], to line: inout ReportLine) {
+        guard !nodeRuns.isEmpty else {
+            line["cpuRelativeToNode"] = .string("not measured in this run")
+            return
+        }
+        let cpu = { (run: ReportLine) in run.number("cpuSeconds") / max(run.number("events"), 1) }
+        let pairs = zip(bundled, nodeRuns).map { cpu($0) / max(cpu($1), 1e-15) }
+        line["cpuRelativeToNode"] = .rounded(Stats.median(pairs), 3)
+        line["cpuPairsRelativeToNode"] = .array(pairs.map { .rounded($0, 3) })
+        line["relativeToNode"] = .rounded(
+            Stats.median(zip(bundled, nodeRuns).map { $0.eventsPerSecond / max($1.eventsPerSecond, 1e-9) }), 3)
+        var reference = header("W1", Self.w1NodeVariant)
+        reference["module"] = .string("original core on Node (in-process)")
+        reference["tasks"] = .string(TaskSet.w1.rawValue)
+        addThroughput(nodeRuns, to: &reference)
+        reference["guard"] = []
+        output.emit(reference)
+    }
 
     /// The outbox variant's figures: its rate over the bundled run of the same round (median
     /// of the pairs), what the outbox wrote and dropped, and how long it took to catch up.
