@@ -11,6 +11,14 @@ enum MonotonicClock {
         DispatchTime.now().uptimeNanoseconds
     }
 
+    /// The calling thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`): what a loop
+    /// cost its own thread, whatever the other threads took from the cores meanwhile.
+    static func threadCPUNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
     /// Seconds between two readings (0 when `end` is before `start`).
     static func seconds(from start: UInt64, to end: UInt64) -> Double {
         end > start ? Double(end - start) / 1e9 : 0

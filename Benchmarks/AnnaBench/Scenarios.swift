@@ -433,6 +433,7 @@ struct ScenarioRunner {
         line["nsPerEvent"] = .rounded(1e9 / max(median, 1e-9), 1)
         line["recordNsPerEvent"] = .rounded(Stats.median(runs.map { $0.number("recordSeconds") * 1e9 / $0.number("events") }), 1)
         line["cpuNsPerEvent"] = .rounded(Stats.median(runs.map { $0.number("cpuSeconds") * 1e9 / $0.number("events") }), 1)
+        line["recordCpuNsPerEvent"] = .rounded(Stats.median(runs.map { $0.number("recordCpuSeconds") * 1e9 / $0.number("events") }), 1)
         line["runs"] = .number(Double(runs.count))
         line["median"] = true
         line["allRuns"] = .array(rates.map { .rounded($0) })

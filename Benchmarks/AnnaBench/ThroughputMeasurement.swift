@@ -74,9 +74,11 @@ struct ThroughputMeasurement {
         var gauges = SpanGauges.start()
         let deliveredBefore = outboxAttachment?.delivered ?? [:]
         let start = MonotonicClock.now()
+        let startCPU = MonotonicClock.threadCPUNow()
         for k in 0..<events {
             EventMix.record(k, on: cells[k % cellCount])
         }
+        let recordedCPU = MonotonicClock.threadCPUNow()
         let recorded = MonotonicClock.now()
         await rig.manager.flush()
         gauges.stop()
@@ -99,6 +101,7 @@ struct ThroughputMeasurement {
         line["results"] = .number(Double(timedResults.total))  // what verify(expected) found
         line["seconds"] = .number(MonotonicClock.seconds(from: start, to: tally.lastResultAt))
         line["recordSeconds"] = .number(MonotonicClock.seconds(from: start, to: recorded))
+        line["recordCpuSeconds"] = .number(MonotonicClock.seconds(from: startCPU, to: recordedCPU))
         line["registeredNodes"] = .number(Double(registered))
         line["registrationSeconds"] = .number(rig.registration.seconds)
         line["rssBeforeRegistration"] = .number(Double(rig.registration.residentBefore))
