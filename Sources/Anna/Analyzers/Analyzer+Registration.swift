@@ -128,7 +128,7 @@ extension Analyzer {
         registration = NodeRegistration(id: id, name: name, manager: manager, parent: parentRegistration, kept: record)
         parentAnalyzer = parent
         reportMove(from: detached)
-        sendPendingEvents(to: id, manager: manager)
+        sendPendingEvents()
     }
 
     /// Registers the node as `id` under `parent`'s (none for the root) and sends the events
@@ -142,14 +142,15 @@ extension Analyzer {
         registration = NodeRegistration(id: id, name: name, manager: manager, parent: parent?.registration)
         parentAnalyzer = parent
         reportMove(from: detached)
-        sendPendingEvents(to: id, manager: manager)
+        sendPendingEvents()
     }
 
-    private func sendPendingEvents(to id: NodeID, manager: Manager) {
+    /// Sends the events that waited for the registration just made.
+    private func sendPendingEvents() {
         let events = pendingEvents
         pendingEvents.removeAll()
         for event in events {
-            manager.sendEvent(id: id, name: event.name, properties: event.properties, time: event.time)
+            registration?.sendEvent(name: event.name, properties: event.properties, time: event.time)
         }
         guard !waitingSubAnalyzers.isEmpty else { return }
         let waiting = waitingSubAnalyzers

@@ -15,6 +15,13 @@ struct OperationEncoder {
     private var interned = StringInterner()
     /// The interned number of each keyed ID's JSON text, so it is written once, not per event.
     private var keyedIDs: [NodeID: Int] = [:]
+    /// Which interned table the numbers handed out belong to: it changes each time the table
+    /// starts over, which makes every ``CachedID`` stale.
+    private var table = 0
+    /// The numbers of ``StandardEvent/updated``, ``StandardEvent/keyPath`` and
+    /// ``StandardEvent/value`` in ``table`` `updateStringsTable` (every `update` sends them).
+    private var updateStrings = (name: 0, keyPath: 0, value: 0)
+    private var updateStringsTable = -1
     /// The batch being encoded.
     private(set) var batch = EncodedOperations()
 
@@ -25,6 +32,7 @@ struct OperationEncoder {
         if interned.count >= Self.tableLimit {
             interned.removeAll()
             keyedIDs.removeAll()
+            table += 1
             batch.resetsTable = true
         }
     }
@@ -67,13 +75,65 @@ struct OperationEncoder {
     /// Encodes `recordEvent` with `properties` as ``encode(_:time:)`` encodes an event
     /// whose properties are the object they stand for, without building that object.
     mutating func encodeEvent(id: NodeID, name: String, properties: EventProperties, time: Double?) {
+        var unused = CachedID()
+        encodeEvent(id: id, cached: &unused, name: name, properties: properties, time: time)
+    }
+
+    /// Encodes `recordEvent` as ``encodeEvent(id:name:properties:time:)`` does, with the number
+    /// of a keyed `id` taken from (or kept in) `cached`, its sender's copy: a node records many
+    /// events, and its ID's number is then not looked up by hashing its keys each time.
+    mutating func encodeEvent(id: NodeID, cached: inout CachedID, name: String, properties: EventProperties, time: Double?) {
         beginOperation(.event, time: time)
-        encode(id)
-        append(Double(string(name)))
+        encode(id, cached: &cached)
         switch properties {
-        case let .value(value): encodeObject(value)  // null and non-objects have their own codes
-        case .update, .attributes: encodeMembers(properties.forEachMember)
+        case let .value(value):
+            append(Double(string(name)))
+            encodeObject(value)  // null and non-objects have their own codes
+        case let .update(keyPath, value):
+            // The same numbers as the members `forEachMember` gives, with the fixed strings'
+            // numbers looked up once per table.
+            let fixed = updateStringNumbers()
+            append(Double(name == StandardEvent.updated ? fixed.name : string(name)))
+            let hasValue = value.map { !$0.isUndefined } ?? false
+            append(hasValue ? 2 : 1)
+            append(Double(fixed.keyPath))
+            append(BridgeWire.ValueTag.string.rawValue)
+            append(Double(string(keyPath)))
+            if hasValue, let value {
+                append(Double(fixed.value))
+                encodeValue(value)
+            }
+        case .attributes:
+            append(Double(string(name)))
+            encodeMembers(properties.forEachMember)
         }
+    }
+
+    /// A keyed ID's number in the encoder's string table as its sender keeps it (see
+    /// ``encodeEvent(id:cached:name:properties:time:)``); stale once the table starts over.
+    struct CachedID {
+        fileprivate var table = -1
+        fileprivate var number = 0
+    }
+
+    private mutating func encode(_ id: NodeID, cached: inout CachedID) {
+        guard !id.keys.isEmpty else { return encode(id) }
+        if cached.table == table {
+            append(BridgeWire.IDKind.keyed.rawValue)
+            append(Double(cached.number))
+            return
+        }
+        encode(id)
+        if let number = keyedIDs[id] { cached = CachedID(table: table, number: number) }
+    }
+
+    /// The numbers of the strings every `update` sends, interned once per table.
+    private mutating func updateStringNumbers() -> (name: Int, keyPath: Int, value: Int) {
+        if updateStringsTable != table {
+            updateStrings = (string(StandardEvent.updated), string(StandardEvent.keyPath), string(StandardEvent.value))
+            updateStringsTable = table
+        }
+        return updateStrings
     }
 
     mutating func beginOperation(_ code: BridgeWire.OperationCode, time: Double?) {

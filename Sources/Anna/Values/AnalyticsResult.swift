@@ -1,19 +1,70 @@
 import CoreJS
 
 /// Where a result came from: the task's pattern, the node's path and the event's name.
+///
+/// A value like any other; its three strings are kept together in one shared, immutable
+/// record, so copying a result (each receiver gets one) retains one object, not three strings.
 public struct ResultMeta: Sendable, Equatable, Codable {
+    /// The three strings, never changed once made (a setter makes a new record).
+    private final class Fields: Sendable {
+        let task: String
+        let path: String
+        let event: String
+
+        init(task: String, path: String, event: String) {
+            self.task = task
+            self.path = path
+            self.event = event
+        }
+    }
+
+    private var fields: Fields
+
     /// The pattern of the task that produced the result, e.g. `master/table/cell/did-select`.
-    public var task: String
+    public var task: String {
+        get { fields.task }
+        set { fields = Fields(task: newValue, path: fields.path, event: fields.event) }
+    }
     /// The focus path of the node the event happened on, e.g. `/master/table/cell`.
-    public var path: String
+    public var path: String {
+        get { fields.path }
+        set { fields = Fields(task: fields.task, path: newValue, event: fields.event) }
+    }
     /// The event's name, e.g. `did-select`.
-    public var event: String
+    public var event: String {
+        get { fields.event }
+        set { fields = Fields(task: fields.task, path: fields.path, event: newValue) }
+    }
 
     /// Creates a meta record.
     public init(task: String, path: String, event: String) {
-        self.task = task
-        self.path = path
-        self.event = event
+        fields = Fields(task: task, path: path, event: event)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case task, path, event
+    }
+
+    /// Decodes `{"task": …, "path": …, "event": …}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            task: try container.decode(String.self, forKey: .task), path: try container.decode(String.self, forKey: .path),
+            event: try container.decode(String.self, forKey: .event))
+    }
+
+    /// Encodes `{"task": …, "path": …, "event": …}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(task, forKey: .task)
+        try container.encode(path, forKey: .path)
+        try container.encode(event, forKey: .event)
+    }
+
+    /// Equal when the three strings are.
+    public static func == (first: ResultMeta, second: ResultMeta) -> Bool {
+        first.fields === second.fields
+            || (first.task == second.task && first.path == second.path && first.event == second.event)
     }
 }
 
