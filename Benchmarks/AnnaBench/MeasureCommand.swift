@@ -28,6 +28,7 @@ struct MeasureCommand: AsyncParsableCommand {
                 return [
                     "--screens", "--tasks", "--patterns", "--events", "--module", "--module-task-folder",
                     "--module-allowed-root", "--warmup", "--every-cell", "--outbox", "--outbox-destinations", "--inspector",
+                    "--threads",
                 ]
             case .soak: return ["--events", "--churn-every", "--sample-every"]
             case .latency: return ["--rate", "--seconds", "--warmup"]
@@ -109,6 +110,9 @@ struct MeasureCommand: AsyncParsableCommand {
             valueName: "events"))
     var warmup: Int?
 
+    @Option(help: "Throughput: threads recording the timed events at once on the one manager (default 1).")
+    var threads: Int?
+
     func validate() throws {
         let given: [(option: String, isGiven: Bool)] = [
             ("--screens", screens != nil), ("--tasks", tasks != nil), ("--patterns", patterns != nil),
@@ -116,7 +120,7 @@ struct MeasureCommand: AsyncParsableCommand {
             ("--module-allowed-root", !moduleAllowedRoot.isEmpty), ("--churn-every", churnEvery != nil),
             ("--sample-every", sampleEvery != nil), ("--rate", rate != nil), ("--seconds", seconds != nil),
             ("--warmup", warmup != nil), ("--every-cell", everyCell), ("--outbox", outbox),
-            ("--outbox-destinations", outboxDestinations), ("--inspector", inspector),
+            ("--outbox-destinations", outboxDestinations), ("--inspector", inspector), ("--threads", threads != nil),
         ]
         let foreign = given.filter { $0.isGiven && !kind.options.contains($0.option) }.map(\.option)
         if !foreign.isEmpty {
@@ -124,8 +128,8 @@ struct MeasureCommand: AsyncParsableCommand {
                 "measure \(kind.rawValue) does not take \(foreign.joined(separator: ", ")): \(kind.scope) "
                     + "Its options: \(kind.options.joined(separator: ", ")).")
         }
-        guard (screens ?? 1) > 0, (events ?? 1) > 0, (patterns ?? 3) >= 3 else {
-            throw ValidationError("--screens and --events must be positive and --patterns at least 3.")
+        guard (screens ?? 1) > 0, (events ?? 1) > 0, (patterns ?? 3) >= 3, (threads ?? 1) > 0 else {
+            throw ValidationError("--screens, --events and --threads must be positive and --patterns at least 3.")
         }
         guard (churnEvery ?? 1) > 0, (sampleEvery ?? 1) > 0, (rate ?? 1) > 0, (seconds ?? 1) > 0, (warmup ?? 0) >= 0 else {
             throw ValidationError("--churn-every, --sample-every, --rate and --seconds must be positive, --warmup not negative.")
@@ -139,7 +143,8 @@ struct MeasureCommand: AsyncParsableCommand {
             line = try await ThroughputMeasurement(
                 screens: screens ?? HostTree.w1Screens, tasks: tasks ?? .w1, patterns: patterns ?? 100,
                 events: events ?? Self.defaultEvents, warmup: warmup ?? Sizes.throughputWarmup, everyCell: everyCell,
-                module: moduleChoice, outbox: outbox, outboxUploaders: outboxDestinations, inspector: inspector
+                module: moduleChoice, outbox: outbox, outboxUploaders: outboxDestinations, inspector: inspector,
+                threads: threads ?? 1
             ).run()
         case .soak:
             line = try await SoakMeasurement(

@@ -58,7 +58,15 @@ final class Output {
                 "\(grouped(line.number("nsPerEvent"))) ns/event, \(grouped(line.number("results"))) results"
                 + " (\(grouped(line.number("events"))) events, \(grouped(line.number("nodes"))) nodes, "
                 + "\(grouped(line.number("patterns"))) patterns, median of \(Int(line.number("runs"))))"
-            if let relative = line["relativeToBundled"]?.numberValue {
+            details += String(format: "; CPU %.0f ns/event", line.number("cpuNsPerEvent"))
+            if let relative = line["cpuRelativeToNode"]?.numberValue {
+                details += String(format: " (%.2f× the original core on Node's)", relative)
+            }
+            if let relative = line["cpuRelativeToBundled"]?.numberValue {
+                details += String(
+                    format: "; %.2f× bundled's rate, CPU %.2f×, recording threads' CPU %.2f×", line.number("relativeToBundled"), relative,
+                    line.number("recordCpuRelativeToBundled"))
+            } else if let relative = line["relativeToBundled"]?.numberValue {
                 details +=
                     String(format: "; %.2f× bundled, peak +%.0f MB; outbox wrote ", relative, line.number("peakGrowthMB"))
                     + "\(grouped(line.number("outboxWritten"))), dropped \(grouped(line.number("outboxDropped"))) (back-pressure), "

@@ -63,6 +63,7 @@ struct ScenarioRunner {
         typealias Variant = (name: String, module: String, tasks: TaskSet, arguments: [String], rounds: Int)
         var variants: [Variant] = [
             ("bundled", "bundled", .w1, [], sizes.runs), ("outbox", "bundled", .w1, ["--outbox"], sizes.runs),
+            (Self.w1ThreadsVariant, "bundled", .w1, ["--threads", "\(Self.w1Threads)"], sizes.runs),
         ]
         if sizes.w1DestinationRuns > 0 {
             variants.append(
@@ -115,6 +116,7 @@ struct ScenarioRunner {
             if variant.name == "outbox" || variant.name == Self.w1DestinationsVariant {
                 addOutbox(runs[position], pairedWith: runs[0], to: &line)
             }
+            if variant.name == Self.w1ThreadsVariant { addThreads(runs[position], pairedWith: runs[0], to: &line) }
             if variant.name == Self.w1DestinationsVariant {
                 addDestinations(runs[position], bundled: runs[0], outbox: runs[1], to: &line)
             }
@@ -124,6 +126,23 @@ struct ScenarioRunner {
 
     /// The name of W1's variant with two destinations and their uploaders.
     static let w1DestinationsVariant = "destinations=2"
+    /// Threads of W1's many-threads variant, and its name.
+    static let w1Threads = 16
+    static let w1ThreadsVariant = "threads=\(w1Threads)"
+
+    /// The many-threads variant against `bundled` (one thread) in the same rounds: the rate,
+    /// the CPU per event of the whole process and of the recording threads (medians of the pairs).
+    private func addThreads(_ runs: [ReportLine], pairedWith bundled: [ReportLine], to line: inout ReportLine) {
+        let ratio = { (figure: (ReportLine) -> Double) in
+            Stats.median(zip(runs, bundled).map { figure($0) / max(figure($1), 1e-15) })
+        }
+        line["threads"] = .number(Double(Self.w1Threads))
+        line["relativeToBundled"] = .rounded(ratio { $0.eventsPerSecond }, 3)
+        line["cpuRelativeToBundled"] = .rounded(ratio { $0.number("cpuSeconds") }, 3)
+        line["recordCpuRelativeToBundled"] = .rounded(ratio { $0.number("recordCpuSeconds") }, 3)
+        line["guard"] = []
+    }
+
     /// The name of W1's reference line: the original core on Node, in-process.
     static let w1NodeVariant = "node-original"
 

@@ -45,6 +45,38 @@ struct ThroughputMeasurement {
     var inspector = false
     /// Events whose result is timed to the inspector's client after the run.
     static let inspectorProbes = 20
+    /// Threads recording the timed events at once on the one manager (thread `t` records
+    /// events `t`, `t + threads`, …); 1 records them all on the measuring thread.
+    var threads = 1
+
+    /// Records events `0..<events` from `threads` threads started together (thread `t`
+    /// records every `threads`th event from `t`) and returns their CPU seconds added up.
+    private static func record(events: Int, on cells: [any Analyzing], cellCount: Int, threads: Int) -> Double {
+        let started = DispatchGroup()
+        let go = DispatchSemaphore(value: 0)
+        let finished = DispatchGroup()
+        let cpu = Locked(0.0)
+        for first in 0..<threads {
+            started.enter()
+            finished.enter()
+            let thread = Thread {
+                started.leave()
+                go.wait()
+                let before = MonotonicClock.threadCPUNow()
+                for k in stride(from: first, to: events, by: threads) {
+                    EventMix.record(k, on: cells[k % cellCount])
+                }
+                let seconds = MonotonicClock.seconds(from: before, to: MonotonicClock.threadCPUNow())
+                cpu.withLock { $0 += seconds }
+                finished.leave()
+            }
+            thread.start()
+        }
+        started.wait()
+        for _ in 0..<threads { go.signal() }
+        finished.wait()
+        return cpu.withLock { $0 }
+    }
 
     /// Runs once and returns the raw figures.
     /// - Throws: ``BenchError`` when the module fails or the results are not the expected ones.
@@ -75,10 +107,15 @@ struct ThroughputMeasurement {
         let deliveredBefore = outboxAttachment?.delivered ?? [:]
         let start = MonotonicClock.now()
         let startCPU = MonotonicClock.threadCPUNow()
-        for k in 0..<events {
-            EventMix.record(k, on: cells[k % cellCount])
+        let recordCPU: Double
+        if threads > 1 {
+            recordCPU = Self.record(events: events, on: cells, cellCount: cellCount, threads: threads)
+        } else {
+            for k in 0..<events {
+                EventMix.record(k, on: cells[k % cellCount])
+            }
+            recordCPU = MonotonicClock.seconds(from: startCPU, to: MonotonicClock.threadCPUNow())
         }
-        let recordedCPU = MonotonicClock.threadCPUNow()
         let recorded = MonotonicClock.now()
         await rig.manager.flush()
         gauges.stop()
@@ -101,7 +138,8 @@ struct ThroughputMeasurement {
         line["results"] = .number(Double(timedResults.total))  // what verify(expected) found
         line["seconds"] = .number(MonotonicClock.seconds(from: start, to: tally.lastResultAt))
         line["recordSeconds"] = .number(MonotonicClock.seconds(from: start, to: recorded))
-        line["recordCpuSeconds"] = .number(MonotonicClock.seconds(from: startCPU, to: recordedCPU))
+        line["recordCpuSeconds"] = .number(recordCPU)
+        line["threads"] = .number(Double(threads))
         line["registeredNodes"] = .number(Double(registered))
         line["registrationSeconds"] = .number(rig.registration.seconds)
         line["rssBeforeRegistration"] = .number(Double(rig.registration.residentBefore))
