@@ -19,7 +19,7 @@ struct OperationEncoder {
     /// starts over, which makes every ``CachedID`` stale.
     private var table = 0
     /// The numbers of ``StandardEvent/updated``, ``StandardEvent/keyPath`` and
-    /// ``StandardEvent/value`` in ``table`` `updateStringsTable` (every `update` sends them).
+    /// ``StandardEvent/value`` (every `update` sends them) in the table `updateStringsTable` names.
     private var updateStrings = (name: 0, keyPath: 0, value: 0)
     private var updateStringsTable = -1
     /// The batch being encoded.
