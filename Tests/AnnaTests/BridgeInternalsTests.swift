@@ -142,8 +142,8 @@ struct BridgeInternalsTests {
         #expect(decoded.map(\.time) == (0..<cases.count).map { Double($0) })
     }
 
-    @Test("an update encodes as the object it stands for; a keyed ID's cached number is used, and is renewed once the table starts over")
-    func updatesAndCachedIDs() {
+    @Test("an update encodes as the object it stands for, also once the string table starts over")
+    func updates() {
         let id = NodeID(owner: 3, keys: [.name("cell"), .index(2)])
         let cases: [(name: String, properties: EventProperties, object: JSONValue)] = [
             ("ana-updated", .update(keyPath: "text", value: "v1"), ["key-path": "text", "value": "v1"]),
@@ -152,18 +152,17 @@ struct BridgeInternalsTests {
             ("ana-updated", .update(keyPath: "n", value: [1, ["a": nil]]), ["key-path": "n", "value": [1, ["a": nil]]]),
         ]
         var encoder = OperationEncoder()
-        var cached = OperationEncoder.CachedID()
         var table = StringTableMirror()
         for round in 0..<3 {
             if round == 2 {
-                // Fill the table so that the next batch starts it over: the cached number is stale.
+                // Fill the table so that the next batch starts it over: the fixed strings' numbers are stale.
                 encoder.beginBatch()
                 for number in 0..<OperationEncoder.tableLimit { _ = encoder.string("s\(number)") }
                 table.add(encoder.batch)
             }
             encoder.beginBatch()
             for (name, properties, _) in cases {
-                encoder.encodeEvent(id: id, cached: &cached, name: name, properties: properties, time: Double(round))
+                encoder.encodeEvent(id: id, name: name, properties: properties, time: Double(round))
             }
             table.add(encoder.batch)
             let decoder = OperationDecoder(batch: encoder.batch, table: table)

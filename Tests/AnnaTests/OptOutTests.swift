@@ -20,8 +20,7 @@ struct OptOutTests {
         let delegate = RecordingDelegate()
         manager.delegate = delegate
         let tap = { (node: Int, n: Int) in
-            let registration = NodeRegistration(id: NodeID(node), name: "n\(node)", manager: manager, parent: nil)
-            manager.sendEvent(on: registration, name: "tap", properties: .value(["n": .number(Double(n))]), time: 1000 + Double(n))
+            manager.sendEvent(id: NodeID(node), name: "tap", properties: .value(["n": .number(Double(n))]), time: 1000 + Double(n))
         }
         manager.send(.register(id: NodeID(1), parent: nil, name: "__root__", index: nil, namespace: nil, attributes: nil))
         manager.send(.register(id: NodeID(2), parent: NodeID(1), name: "home", index: nil, namespace: nil, attributes: nil))

@@ -128,7 +128,7 @@ extension Analyzer {
         registration = NodeRegistration(id: id, name: name, manager: manager, parent: parentRegistration, kept: record)
         parentAnalyzer = parent
         reportMove(from: detached)
-        sendPendingEvents()
+        sendPendingEvents(to: id, manager: manager)
     }
 
     /// Registers the node as `id` under `parent`'s (none for the root) and sends the events
@@ -142,15 +142,14 @@ extension Analyzer {
         registration = NodeRegistration(id: id, name: name, manager: manager, parent: parent?.registration)
         parentAnalyzer = parent
         reportMove(from: detached)
-        sendPendingEvents()
+        sendPendingEvents(to: id, manager: manager)
     }
 
-    /// Sends the events that waited for the registration just made.
-    private func sendPendingEvents() {
+    private func sendPendingEvents(to id: NodeID, manager: Manager) {
         let events = pendingEvents
         pendingEvents.removeAll()
         for event in events {
-            registration?.sendEvent(name: event.name, properties: event.properties, time: event.time)
+            manager.sendEvent(id: id, name: event.name, properties: event.properties, time: event.time)
         }
         guard !waitingSubAnalyzers.isEmpty else { return }
         let waiting = waitingSubAnalyzers

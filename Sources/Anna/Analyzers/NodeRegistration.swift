@@ -32,9 +32,6 @@ final class NodeRegistration {
     /// The kept nodes registered under this record, by ID.
     var keptChildren: [NodeID: KeptNode] = [:]
     private var isCancelled = false
-    /// The ID's number in its manager's string table, kept by the manager's work queue (under
-    /// its lock, which events take while ``Analyzer``'s is held).
-    var cachedID = OperationEncoder.CachedID()
     /// The value of ``cancellations`` when the chain was last found live (-1: never).
     private var checkedAt = -1
     /// How many registrations were ever cancelled (under ``Analyzer``'s lock).
@@ -51,7 +48,7 @@ final class NodeRegistration {
 
     /// Sends an event on the node to the manager (``manager`` keeps it alive meanwhile).
     func sendEvent(name: String, properties: EventProperties, time: Double) {
-        unretainedManager._withUnsafeGuaranteedRef { $0.sendEvent(on: self, name: name, properties: properties, time: time) }
+        unretainedManager._withUnsafeGuaranteedRef { $0.sendEvent(id: id, name: name, properties: properties, time: time) }
     }
 
     /// The registration that stands for the node in the core: the kept record, or this one.

@@ -15,13 +15,10 @@ struct OperationEncoder {
     private var interned = StringInterner()
     /// The interned number of each keyed ID's JSON text, so it is written once, not per event.
     private var keyedIDs: [NodeID: Int] = [:]
-    /// Which interned table the numbers handed out belong to: it changes each time the table
-    /// starts over, which makes every ``CachedID`` stale.
-    private var table = 0
     /// The numbers of ``StandardEvent/updated``, ``StandardEvent/keyPath`` and
-    /// ``StandardEvent/value`` (every `update` sends them) in the table `updateStringsTable` names.
-    private var updateStrings = (name: 0, keyPath: 0, value: 0)
-    private var updateStringsTable = -1
+    /// ``StandardEvent/value`` (every `update` sends them) in the current table; `nil` until
+    /// first needed and each time the table starts over.
+    private var updateStrings: (name: Int, keyPath: Int, value: Int)?
     /// The batch being encoded.
     private(set) var batch = EncodedOperations()
 
@@ -32,7 +29,7 @@ struct OperationEncoder {
         if interned.count >= Self.tableLimit {
             interned.removeAll()
             keyedIDs.removeAll()
-            table += 1
+            updateStrings = nil
             batch.resetsTable = true
         }
     }
@@ -75,16 +72,8 @@ struct OperationEncoder {
     /// Encodes `recordEvent` with `properties` as ``encode(_:time:)`` encodes an event
     /// whose properties are the object they stand for, without building that object.
     mutating func encodeEvent(id: NodeID, name: String, properties: EventProperties, time: Double?) {
-        var unused = CachedID()
-        encodeEvent(id: id, cached: &unused, name: name, properties: properties, time: time)
-    }
-
-    /// Encodes `recordEvent` as ``encodeEvent(id:name:properties:time:)`` does, with the number
-    /// of a keyed `id` taken from (or kept in) `cached`, its sender's copy: a node records many
-    /// events, and its ID's number is then not looked up by hashing its keys each time.
-    mutating func encodeEvent(id: NodeID, cached: inout CachedID, name: String, properties: EventProperties, time: Double?) {
         beginOperation(.event, time: time)
-        encode(id, cached: &cached)
+        encode(id)
         switch properties {
         case let .value(value):
             append(Double(string(name)))
@@ -109,31 +98,12 @@ struct OperationEncoder {
         }
     }
 
-    /// A keyed ID's number in the encoder's string table as its sender keeps it (see
-    /// ``encodeEvent(id:cached:name:properties:time:)``); stale once the table starts over.
-    struct CachedID {
-        fileprivate var table = -1
-        fileprivate var number = 0
-    }
-
-    private mutating func encode(_ id: NodeID, cached: inout CachedID) {
-        guard !id.keys.isEmpty else { return encode(id) }
-        if cached.table == table {
-            append(BridgeWire.IDKind.keyed.rawValue)
-            append(Double(cached.number))
-            return
-        }
-        encode(id)
-        if let number = keyedIDs[id] { cached = CachedID(table: table, number: number) }
-    }
-
     /// The numbers of the strings every `update` sends, interned once per table.
     private mutating func updateStringNumbers() -> (name: Int, keyPath: Int, value: Int) {
-        if updateStringsTable != table {
-            updateStrings = (string(StandardEvent.updated), string(StandardEvent.keyPath), string(StandardEvent.value))
-            updateStringsTable = table
-        }
-        return updateStrings
+        if let updateStrings { return updateStrings }
+        let numbers = (name: string(StandardEvent.updated), keyPath: string(StandardEvent.keyPath), value: string(StandardEvent.value))
+        updateStrings = numbers
+        return numbers
     }
 
     mutating func beginOperation(_ code: BridgeWire.OperationCode, time: Double?) {

@@ -132,12 +132,11 @@ public final class Manager: Sendable {
         if let inspector { inspector.manager(self, didQueue: dependency.redaction?.redact(operation) ?? operation, time: time) }
     }
 
-    /// Queues `recordEvent` on `registration`'s node (encoded right away, on the calling
-    /// thread), unless the user opted out.
-    func sendEvent(on registration: NodeRegistration, name: String, properties: EventProperties, time: Double) {
+    /// Queues `recordEvent` (encoded right away, on the calling thread), unless the user opted out.
+    func sendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
         guard !optedOut.load(ordering: .relaxed) else { return }
-        script.enqueue(for: self) { $0.appendEvent(on: registration, name: name, properties: properties, time: time) }
-        inspector?.manager(self, didQueueEvent: name, on: registration.id, time: time)
+        script.enqueue(for: self) { $0.appendEvent(id: id, name: name, properties: properties, time: time) }
+        inspector?.manager(self, didQueueEvent: name, on: id, time: time)
     }
 
     /// The wall clock in whole milliseconds since the epoch (as `Date.now()` in JavaScript).

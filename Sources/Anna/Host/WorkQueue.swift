@@ -73,12 +73,10 @@ struct WorkQueue: Sendable {
         closeChunkIfFull()
     }
 
-    /// Appends an event on `registration`'s node, whose ID's number it keeps (see
-    /// ``OperationEncoder/CachedID``).
-    mutating func appendEvent(on registration: NodeRegistration, name: String, properties: EventProperties, time: Double) {
+    mutating func appendEvent(id: NodeID, name: String, properties: EventProperties, time: Double) {
         guard !refusedWhilePaused() else { return }
         eventCount += 1
-        encoder.encodeEvent(id: registration.id, cached: &registration.cachedID, name: name, properties: properties, time: time)
+        encoder.encodeEvent(id: id, name: name, properties: properties, time: time)
         closeChunkIfFull()
     }
 
