@@ -151,21 +151,8 @@ extension ScenarioRunner {
 
     /// Runs `anna-bench measure-bulk arguments…` and reads its JSON line.
     private static func measureBulk(_ arguments: [String]) throws -> ReportLine {
-        let all = ["measure-bulk"] + arguments
-        let process = Process()
-        process.executableURL = ChildProcess.executableURL
-        process.arguments = all
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0, let last = text.split(separator: "\n").last else {
-            throw BenchError.childFailed(arguments: all, status: process.terminationStatus, output: text)
-        }
-        return try ReportLine(parsing: String(last), source: "the output of anna-bench measure-bulk")
+        try ChildProcess.lastLine(
+            of: ChildProcess.executableURL, ["measure-bulk"] + arguments, source: "the output of anna-bench measure-bulk")
     }
 
     /// Writes `task/index.js` (W1's tasks) and `sessions/sNNNN.ndjson` into `folder`.

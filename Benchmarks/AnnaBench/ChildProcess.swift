@@ -19,25 +19,32 @@ enum ChildProcess {
     /// - Throws: ``BenchError/childFailed(arguments:status:output:)`` when the child fails or
     ///   does not print a JSON object as its last line.
     static func measure(_ arguments: [String]) throws -> ReportLine {
-        let all = ["measure"] + arguments
+        try lastLine(of: executableURL, ["measure"] + arguments, source: "the output of anna-bench measure")
+    }
+
+    /// Runs `executable` with `arguments` (its standard error goes to ours) and returns the
+    /// JSON object it printed as its last line.
+    /// - Throws: ``BenchError/childFailed(arguments:status:output:)`` when the child cannot
+    ///   start, fails, or does not print a JSON object as its last line.
+    static func lastLine(of executable: URL, _ arguments: [String], source: String) throws -> ReportLine {
         let process = Process()
-        process.executableURL = executableURL
-        process.arguments = all
+        process.executableURL = executable
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         do {
             try process.run()
         } catch {
-            throw BenchError.childFailed(arguments: all, status: -1, output: "\(error)")
+            throw BenchError.childFailed(arguments: [executable.path] + arguments, status: -1, output: "\(error)")
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationReason == .exit, process.terminationStatus == 0,
             let last = text.split(separator: "\n").last,
-            let line = try? ReportLine(parsing: String(last), source: "the output of anna-bench measure")
-        else { throw BenchError.childFailed(arguments: all, status: process.terminationStatus, output: text) }
+            let line = try? ReportLine(parsing: String(last), source: source)
+        else { throw BenchError.childFailed(arguments: [executable.path] + arguments, status: process.terminationStatus, output: text) }
         return line
     }
 }

@@ -22,26 +22,10 @@ struct NodeW1Measurement {
             driver.path, "--core", original.core.path, "--tasks", taskFolder.path, "--screens", "\(screens)", "--events",
             "\(events)", "--warmup", "\(warmup)",
         ]
-        let process = Process()
-        process.executableURL = original.node
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
         let before = MachineLoad.Reading.now()
         let childrenBefore = ReplayMeasurement.childrenCPUSeconds()
-        do {
-            try process.run()
-        } catch {
-            throw BenchError.childFailed(arguments: [original.node.path] + arguments, status: -1, output: "\(error)")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        var line = try ChildProcess.lastLine(of: original.node, arguments, source: "the output of \(driver.lastPathComponent)")
         let after = MachineLoad.Reading.now()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationReason == .exit, process.terminationStatus == 0, let last = text.split(separator: "\n").last
-        else { throw BenchError.childFailed(arguments: [original.node.path] + arguments, status: process.terminationStatus, output: text) }
-        var line = try ReportLine(parsing: String(last), source: "the output of \(driver.lastPathComponent)")
         // Others: the machine's busy time beyond this process and the child, over all CPUs.
         let wall = MonotonicClock.seconds(from: before.wallNanoseconds, to: after.wallNanoseconds)
         let childCPU = ReplayMeasurement.childrenCPUSeconds() - childrenBefore
