@@ -2,7 +2,7 @@
 # Both install the system dependencies (WebKitGTK's JavaScriptCore, GTK 4) when they are missing.
 
 SWIFT       ?= swift
-APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev libgtk-4-dev libgtk-4-bin libadwaita-1-0
+APT_PACKAGES := libjavascriptcoregtk-4.1-dev pkg-config libsqlite3-dev zlib1g-dev libgtk-4-dev libgtk-4-bin libadwaita-1-0 node-typescript
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: setup build run run-gtk gtk-fixture test test-times test-browser test-conformance test-crash fuzz tsan lint format bench-build bench bench-check bench-baseline release install install-files docs clean

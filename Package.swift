@@ -68,7 +68,7 @@ let package = Package(
                 "CJavaScriptCore",
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
-            resources: [.copy("Modules/commonjs-bootstrap.js")]
+            resources: [.copy("Modules/commonjs-bootstrap.js"), .copy("TypeScript/typescript-transpile.js")]
         ),
         // The analytics host: loads analytics modules and the bundled JavaScript core (js/anna).
         .target(

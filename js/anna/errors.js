@@ -9,6 +9,8 @@
 //   TaskError     one or more tasks threw while handling an event
 //   ResultWarning a task's result lost functions or symbols (given to config.report, not thrown)
 
+const { originalStack } = require('./stack-frames');
+
 class AnnaError extends Error {
   constructor(message, fields) {
     super(message);
@@ -54,7 +56,7 @@ function stackOf(thrown) {
   try {
     if (thrown !== null && typeof thrown === 'object') {
       const stack = thrown.stack;
-      if (typeof stack === 'string') return stack;
+      if (typeof stack === 'string') return originalStack(stack);
     }
   } catch (unreadable) {
     return undefined;

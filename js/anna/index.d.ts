@@ -77,6 +77,19 @@ declare global {
   function screen(name: string, properties?: { [property: string]: unknown }): ScreenCall;
   /** An identify call for a task to return: the user is `userId` from now on, with `traits`. */
   function identify(userId: string, traits?: { [trait: string]: unknown }): IdentifyCall;
+  /** The folder of the module file that reads it (each module file runs wrapped, as in Node). */
+  var __dirname: string;
+  /** The module file that reads it. */
+  var __filename: string;
+  /** What task files may print: each call is one line on the host's console. */
+  interface Console {
+    log(...data: unknown[]): void;
+    info(...data: unknown[]): void;
+    debug(...data: unknown[]): void;
+    warn(...data: unknown[]): void;
+    error(...data: unknown[]): void;
+  }
+  var console: Console;
 }
 
 /** What `track` returns (a plain result of this shape is a track too). */

@@ -191,7 +191,7 @@ class Manager {
       namespaces.push({
         namespace,
         file: loader.fileFor(relative),
-        hasTaskFile: status === undefined ? fileExists(loader.fileFor(relative)) : status !== 'missing',
+        hasTaskFile: status === undefined ? loader.hasFile(relative) : status !== 'missing',
       });
     }
     // Every module loaded from the task folder (task files and the helpers they required), so
@@ -240,9 +240,12 @@ class Manager {
     this._loader._debug = this._debug;
   }
 
-  /** The absolute paths of the task files tried (loaded, missing or failed), in order. */
+  /**
+   * The absolute paths of the task files to watch, in the order tried: each file tried
+   * (loaded or failed), and both names (`.js`, `.ts`) of a missing one.
+   */
   taskFiles() {
-    return this._loader.triedFiles().map((entry) => entry.file);
+    return this._loader.watchedFiles();
   }
 
   /** Writes the markup snapshot through `console.log`. */
@@ -276,16 +279,6 @@ class Manager {
       throw new AnnaError(`config.now() returned ${describeID(time)}, not a number of milliseconds.`);
     }
     return time;
-  }
-}
-
-/** Whether a file exists (resolve runs no code). */
-function fileExists(file) {
-  try {
-    require.resolve(file);
-    return true;
-  } catch (error) {
-    return false;
   }
 }
 

@@ -4,6 +4,9 @@
 //   index.js            once, before the first node is registered
 //   Lib/Alpha.js        once, when a node with namespace `Lib.Alpha` registers
 //
+// Each may be a TypeScript file instead (`index.ts`, `Lib/Alpha.ts`), which the host
+// compiles; a name with both files is an error, not a choice.
+//
 // A missing file has no tasks. While a file runs, the global `match(pattern | [patterns], fn)`
 // collects its tasks (outside loads the global `match` is `undefined`); they are added only when the whole file ran (a file that throws adds
 // nothing). Its `require.cache` entry is deleted before each load, so every manager runs
@@ -98,9 +101,21 @@ class TaskLoader {
     return tried === undefined ? undefined : tried.status;
   }
 
-  /** The absolute path of the file for `relative` (`Lib/Alpha` -> `<directory>/Lib/Alpha.js`). */
+  /**
+   * The absolute path of the file for `relative` (`Lib/Alpha` -> `<directory>/Lib/Alpha.js`,
+   * or `Lib/Alpha.ts` when that is the file there).
+   */
   fileFor(relative) {
-    return this._directory + '/' + relative + '.js';
+    const tried = this._tried.get(relative);
+    if (tried !== undefined) return tried.file;
+    const stem = this._directory + '/' + relative;
+    return !exists(stem + '.js') && exists(stem + '.ts') ? stem + '.ts' : stem + '.js';
+  }
+
+  /** Whether `relative` has a task file (`.js` or `.ts`); resolving runs no code. */
+  hasFile(relative) {
+    const stem = this._directory + '/' + relative;
+    return exists(stem + '.js') || exists(stem + '.ts');
   }
 
   /**
@@ -111,12 +126,30 @@ class TaskLoader {
    */
   reload(file) {
     for (const [relative, tried] of this._tried) {
-      if (tried.file === file || this.fileFor(relative) === file) {
+      const stem = this._directory + '/' + relative;
+      if (tried.file === file || stem + '.js' === file || stem + '.ts' === file) {
         this.load(relative, true);
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * The files whose change matters, as absolute paths: every file tried, and for a name
+   * without a file both the `.js` and the `.ts` file it may get.
+   */
+  watchedFiles() {
+    const files = [];
+    for (const [relative, tried] of this._tried) {
+      if (tried.status === 'missing') {
+        const stem = this._directory + '/' + relative;
+        files.push(stem + '.js', stem + '.ts');
+      } else {
+        files.push(tried.file);
+      }
+    }
+    return files;
   }
 
   /** Whether loading `relative` would do anything now. */
@@ -138,12 +171,12 @@ class TaskLoader {
     if (previous !== undefined && previous.length > 0) this._sink.drop(previous);
     this._files.set(relative, []);
 
-    const file = this.fileFor(relative);
-    const tried = { file, status: 'failed', error: undefined };
+    const stem = this._directory + '/' + relative;
+    const tried = { file: stem + '.js', status: 'failed', error: undefined };
     this._tried.set(relative, tried); // a reload keeps the first try's place
     let resolved;
     try {
-      resolved = require.resolve(file);
+      resolved = resolveTaskFile(stem);
     } catch (error) {
       // Only "this very path does not exist" means "no tasks"; resolve runs no code.
       if (error && error.code === 'MODULE_NOT_FOUND') {
@@ -151,7 +184,7 @@ class TaskLoader {
         return;
       }
       tried.error = messageOf(error);
-      throw loadError(file, error);
+      throw loadError(tried.file, error);
     }
     tried.file = resolved;
     // A task file runs for its `match` calls: always run it afresh (several managers may
@@ -163,7 +196,7 @@ class TaskLoader {
     this._sink.check(`before task file ${resolved} loaded`);
     this._loading = resolved;
     try {
-      tasks = this._run(resolved, relative + '.js');
+      tasks = this._run(resolved, relative + resolved.slice(resolved.lastIndexOf('.')));
     } catch (error) {
       // The entry names the file: keep the file's own message.
       tried.error = error instanceof LoadError ? error.fileMessage : messageOf(error);
@@ -256,6 +289,36 @@ function matchCall(patterns, fn, file) {
     }));
   }
   return { parsed, problems };
+}
+
+/** Whether `file` exists (resolving runs no code). */
+function exists(file) {
+  try {
+    require.resolve(file);
+    return true;
+  } catch (error) {
+    return false;
+  }
+}
+
+/**
+ * The task file `<stem>.js`, else `<stem>.ts`, as resolved.
+ * @throws the `.js` file's resolve error (`MODULE_NOT_FOUND` when neither exists), or a
+ *   LoadError when both exist
+ */
+function resolveTaskFile(stem) {
+  let resolved;
+  try {
+    resolved = require.resolve(stem + '.js');
+  } catch (error) {
+    if (!error || error.code !== 'MODULE_NOT_FOUND' || !exists(stem + '.ts')) throw error;
+    return require.resolve(stem + '.ts');
+  }
+  if (exists(stem + '.ts')) {
+    const name = stem.slice(stem.lastIndexOf('/') + 1);
+    throw new LoadError(`both ${name}.js and ${name}.ts are task files for one name: keep one of them.`, { file: resolved });
+  }
+  return resolved;
 }
 
 /**
@@ -362,8 +425,9 @@ function notLoaded(file, shortName, frame, problem) {
   Object.defineProperty(error, 'cause', { value: problem, configurable: true, writable: true });
   Object.defineProperty(error, 'fileMessage', { value: `${what}.`, configurable: true, writable: true });
   if (frame !== null) {
-    // As JavaScriptCore marks a thrown error's place: the host unshifts a first line's column.
-    const shift = frame.line === 1 ? (GLOBAL[Symbol.for('anna.firstLineShift')] || 0) : 0;
+    // As JavaScriptCore marks a thrown error's place: the host unshifts a first line's column
+    // (a `.ts` file's places are the original ones, never shifted).
+    const shift = frame.line === 1 && !file.endsWith('.ts') ? (GLOBAL[Symbol.for('anna.firstLineShift')] || 0) : 0;
     error.sourceURL = file;
     error.line = frame.line;
     error.column = frame.column + shift;

@@ -191,14 +191,15 @@ public struct Coverage: Sendable, Equatable, Codable {
         }
     }
 
-    /// The `.js` files below `folder` on disk, outside `node_modules`, as absolute paths, sorted.
+    /// The `.js` and `.ts` files below `folder` on disk (not `.d.ts` declarations), outside
+    /// `node_modules`, as absolute paths, sorted.
     public static func taskFiles(under folder: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
         while let relative = enumerator.nextObject() as? String {
             if (relative as NSString).lastPathComponent == "node_modules" {
                 enumerator.skipDescendants()
-            } else if relative.hasSuffix(".js") {
+            } else if relative.hasSuffix(".js") || (relative.hasSuffix(".ts") && !relative.hasSuffix(".d.ts")) {
                 found.append(folder + "/" + relative)
             }
         }

@@ -16,14 +16,17 @@ struct CheckCommand: ParsableCommand {
             and the coverage printed: which task files loaded, how often each task
             ran; a task file the stream never loaded is a problem, named beside
             the namespaces that had no task file (a renamed class), and
-            --require-coverage makes a task that never ran one too. Exit 0 when
-            everything loads cleanly, 1 otherwise.
+            --require-coverage makes a task that never ran one too. With
+            --typecheck, TypeScript's tsc checks the types of the .ts files too
+            (the module's tsconfig.json when it has one). Exit 0 when everything
+            loads cleanly, 1 otherwise.
 
             Examples:
               anna check --module analytics
               anna check --tasks analytics/task
               anna check --module analytics --events session.ndjson
               anna check --module analytics --events session.ndjson --require-coverage
+              anna check --module analytics --typecheck
             """)
 
     @OptionGroup var module: ModuleOptions
@@ -34,6 +37,11 @@ struct CheckCommand: ParsableCommand {
     var eventsPath: String?
 
     @OptionGroup var coverageRequirement: CoverageRequirement
+
+    @Flag(
+        name: .customLong("typecheck"),
+        help: "Also check the types of .ts files with TypeScript's tsc (--noEmit), against the core's typings.")
+    var typecheck = false
 
     func validate() throws {
         if coverageRequirement.isRequired, eventsPath == nil {
@@ -68,6 +76,11 @@ struct CheckCommand: ParsableCommand {
             }
             patternCount += report.patterns.count
             problemCount += report.problems.count
+        }
+        if typecheck {
+            let checked = try TypeCheck.run(moduleFolder: module.isTaskFolder ? nil : module.folder.path, taskFolder: folder)
+            for problem in checked.problems { printError(problem) }
+            problemCount += checked.problems.count
         }
         var covered = true
         if let eventsPath {

@@ -15,15 +15,22 @@ struct InitCommand: ParsableCommand {
             folder, DIR.session.ndjson (a sample event stream: an app bundles the
             module folder, and a recording has no place in it). DIR must be new or
             empty and DIR.session.ndjson must not exist (exit 73 otherwise): no
-            file is ever replaced. An empty DIR is refused (exit 64).
+            file is ever replaced. An empty DIR is refused (exit 64). With
+            --typescript the module and its task are TypeScript (index.ts,
+            task/index.ts) and DIR/tsconfig.json makes editors and
+            anna check --typecheck check them against the typings.
 
             Examples:
               anna init shop-analytics
+              anna init --typescript shop-analytics
               anna run --events shop-analytics.session.ndjson --module shop-analytics
             """)
 
     @Argument(help: ArgumentHelp("The folder to create (new or empty).", valueName: "dir"))
     var directory: String
+
+    @Flag(name: .customLong("typescript"), help: "Write the module and its task in TypeScript, with a tsconfig.json.")
+    var typeScript = false
 
     func validate() throws {
         guard !directory.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -67,12 +74,13 @@ struct InitCommand: ParsableCommand {
             throw CommandFailure(
                 "anna: \(session) exists; anna init never replaces a file (move it, or choose another folder name)", exitCode: ExitCodes.cannotCreate)
         }
-        var written = ModuleScaffold.files.map { (path: "\(directory)/\($0.name)", text: $0.text) }
+        var written = (typeScript ? ModuleScaffold.typeScriptFiles : ModuleScaffold.files).map { (path: "\(directory)/\($0.name)", text: $0.text) }
         let typings = BundledCore.folderURL.appendingPathComponent("index.d.ts")
         do {
             written.append(("\(directory)/\(ModuleScaffold.typingsPath)", try String(contentsOf: typings, encoding: .utf8)))
         } catch {
-            printError("anna: warning: no typings written (cannot read \(typings.path): \(error.localizedDescription)); jsconfig.json points at them")
+            let config = typeScript ? "tsconfig.json" : "jsconfig.json"
+            printError("anna: warning: no typings written (cannot read \(typings.path): \(error.localizedDescription)); \(config) points at them")
         }
         written.append((session, ModuleScaffold.session))
         for (path, text) in written {
@@ -131,6 +139,63 @@ enum ModuleScaffold {
                 "paths": { "anna": ["./types/anna"] }
               },
               "include": ["index.js", "task/**/*.js", "types/**/*.d.ts"]
+            }
+
+            """
+        ),
+    ]
+
+    /// The files of a new TypeScript module (`anna init --typescript`), by path relative to its folder.
+    static let typeScriptFiles: [(name: String, text: String)] = [
+        (
+            "index.ts",
+            """
+            // The analytics module: the bundled core, running the tasks in ./task.
+            import anna = require('anna');
+
+            export = anna.configured({ task: __dirname + '/task' });
+
+            """
+        ),
+        (
+            "task/index.ts",
+            """
+            // Tasks: match(pattern, (node) => result). A pattern is a focus path ending in an event
+            // name; whatever the function returns (other than undefined) is a result.
+            // task/Name.ts holds the tasks of nodes registered with the namespace 'Name'.
+            import type { AnnaNode } from 'anna';
+
+            interface Selection {
+              action: 'selected';
+              item: number | null;
+              title: unknown;
+            }
+
+            match('list/item/did-select', (node: AnnaNode): Selection => ({
+              action: 'selected',
+              item: node.index,
+              title: node.latestValue('title'),
+            }));
+
+            """
+        ),
+        (
+            "tsconfig.json",
+            """
+            {
+              "compilerOptions": {
+                "noEmit": true,
+                "strict": true,
+                "target": "es2017",
+                "lib": ["es2017"],
+                "module": "commonjs",
+                "esModuleInterop": true,
+                "moduleDetection": "force",
+                "types": [],
+                "baseUrl": ".",
+                "paths": { "anna": ["./types/anna"] }
+              },
+              "include": ["index.ts", "task/**/*.ts", "types/**/*.d.ts"]
             }
 
             """

@@ -72,6 +72,7 @@ struct ModuleOptions: ParsableArguments {
     func engineConfiguration(console: Console) throws -> AnalyticsEngine.Configuration {
         var configuration = try baseConfiguration(console: console)
         configuration.memoryLimit = memoryLimit << 20
+        TypeScriptCache.install()
         return configuration
     }
 
@@ -87,7 +88,7 @@ struct ModuleOptions: ParsableArguments {
             throw CommandFailure("anna: no such module: \(folder.path)", exitCode: ExitCodes.noInput)
         }
         if files.isDirectory(atPath: folder.path), !files.fileExists(atPath: folder.path + "/index.js"),
-            !files.fileExists(atPath: folder.path + "/package.json")
+            !files.fileExists(atPath: folder.path + "/index.ts"), !files.fileExists(atPath: folder.path + "/package.json")
         {
             throw CommandFailure(
                 "anna: \(folder.path) is not an analytics module: it has no index.js (a module's index.js exports "
@@ -105,7 +106,9 @@ struct ModuleOptions: ParsableArguments {
         let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
         try Self.requireTaskFolder(tasks.path)
         let files = LocalFileAccess()
-        if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js"), files.isDirectory(atPath: tasks.path + "/task") {
+        if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js") || files.isFile(atPath: tasks.path + "/index.ts"),
+            files.isDirectory(atPath: tasks.path + "/task")
+        {
             throw CommandFailure(
                 "anna: \(tasks.path) is an analytics module (index.js and task/), not a task folder; "
                     + "use --module \(tasks.path), or --tasks \(tasks.path)/task",

@@ -99,10 +99,12 @@ extension JavaScriptContext {
             members.removeValue(forKey: "sourceURL")
             thrownValue = .object(members)
         }
-        let sourceURL = member("sourceURL").map(describe)
-        let line = integer("line")
+        var sourceURL = member("sourceURL").map(describe)
+        var line = integer("line")
         var column = integer("column")
-        if line == 1, let sourceURL, let shift = firstLineShifts[sourceURL], let shifted = column {
+        if let url = sourceURL, let at = line, let original = originalPlace(sourceURL: url, line: at, column: column) {
+            (sourceURL, line, column) = (original.file, original.line, original.column)
+        } else if line == 1, let sourceURL, let shift = firstLineShifts[sourceURL], let shifted = column {
             column = max(1, shifted - shift)  // the function header shares a module's first line
         }
         return JavaScriptException(
@@ -111,7 +113,7 @@ extension JavaScriptContext {
             sourceURL: sourceURL,
             line: line,
             column: column,
-            stack: stack,
+            stack: stack.map(originalStack),
             thrownValue: thrownValue)
     }
 

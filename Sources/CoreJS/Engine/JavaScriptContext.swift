@@ -23,6 +23,9 @@ public final class JavaScriptContext {
     /// By source URL, how far ``compileFunction(parameters:body:sourceURL:startingLine:)``'s
     /// header shifts the columns of the body's first line (line 1 only).
     private(set) var firstLineShifts: [String: Int] = [:]
+    /// By source URL of code compiled from another language (TypeScript), the file it came
+    /// from and its source map: see ``registerSourceMap(_:generatedURL:originalFile:)``.
+    var sourceMaps: [String: (file: String, map: SourceMap)] = [:]
 
     /// How many ``JavaScriptValue`` wrappers of this context exist, each holding one
     /// protection from garbage collection: for leak checks in tests and benchmarks.

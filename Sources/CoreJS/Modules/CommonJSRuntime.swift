@@ -21,6 +21,8 @@ public final class CommonJSRuntime {
         public var console: Console
         /// The folder the global `require` resolves relative requests from.
         public var baseDirectory: String
+        /// What compiles `.ts` modules (loaded only when one is required).
+        public var typeScript: TypeScriptCompiler = .shared
 
         /// Creates a configuration; by default files come from disk and `console` prints to
         /// standard output.
@@ -155,9 +157,11 @@ public final class CommonJSRuntime {
                 if runtime.reusesCompiledModules, let compiled = runtime.compiledModules[path], compiled.source == source {
                     return compiled.function
                 }
-                let body = Self.scriptBody(source)
+                let module = try runtime.compiledSource(source, path: path)
+                let body = Self.scriptBody(module.javaScript)
                 do {
-                    let function = try runtime.context.compileFunction(parameters: Self.moduleParameters, body: body, sourceURL: path)
+                    let function = try runtime.context.compileFunction(
+                        parameters: Self.moduleParameters, body: body, sourceURL: module.sourceURL)
                     _ = try runtime.freeze.call([function])
                     _ = try runtime.freeze.call([try function.property("prototype")])
                     if runtime.reusesCompiledModules { runtime.compiledModules[path] = (source, function) }
@@ -173,6 +177,19 @@ public final class CommonJSRuntime {
                             name: "SyntaxError", message: "ES modules are not supported; use require() (at \(path):\(line))",
                             sourceURL: path, line: line))
                 }
+            })
+        try helpers.setProperty(
+            "originalPlace",
+            nativeFunction("originalPlace") { runtime, arguments in
+                let context = runtime.context
+                guard arguments.count >= 3, let line = arguments[1].toJSON().numberValue,
+                    let original = context.originalPlace(
+                        sourceURL: arguments[0].toString(), line: Int(line), column: arguments[2].toJSON().numberValue.map { Int($0) })
+                else { return context.makeValue(.null) }
+                return context.makeValue([
+                    "file": .string(original.file), "line": .number(Double(original.line)),
+                    "column": original.column.map { .number(Double($0)) } ?? .null,
+                ])
             })
         try helpers.setProperty(
             "write",
@@ -192,6 +209,17 @@ public final class CommonJSRuntime {
             guard let self else { throw ModuleError.unreadable(path: name, reason: "the module runtime is gone") }
             return try body(self, arguments)
         }
+    }
+
+    /// The JavaScript a module file runs and the URL it runs under: a `.ts` file compiled by
+    /// ``Configuration/typeScript``, run as `<path>.js` with its source map registered, so
+    /// errors and stacks name the `.ts` file's lines; any other file as it is.
+    private func compiledSource(_ source: String, path: String) throws -> (javaScript: String, sourceURL: String) {
+        guard path.hasSuffix(".ts") else { return (source, path) }
+        let output = try configuration.typeScript.transpile(source, fileName: path)
+        let url = path + ".js"
+        context.registerSourceMap(output.sourceMap, generatedURL: url, originalFile: path)
+        return (output.javaScript, url)
     }
 
     private func readModule(_ path: String) throws -> String {

@@ -11,6 +11,8 @@ public enum ModuleError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An entry given to ``CommonJSRuntime/load(entry:)`` is a folder with nothing to load
     /// (no `index.js`, `index.json` or `package.json` main).
     case folderWithoutIndex(path: String)
+    /// Both `X.js` and `X.ts` exist for a request that names neither: one would be ignored.
+    case ambiguous(request: String, paths: [String])
 
     /// The message as JavaScript sees it.
     public var description: String {
@@ -27,6 +29,9 @@ public enum ModuleError: Error, Equatable, Sendable, CustomStringConvertible {
             return "Cannot read module '\(path)': \(reason)"
         case let .folderWithoutIndex(path):
             return "'\(path)' is a folder without index.js"
+        case let .ambiguous(request, paths):
+            return "'\(request)' could be " + paths.joined(separator: " or ")
+                + ": keep one of them (a JavaScript file and a TypeScript file of one name are not both loaded)"
         }
     }
 
@@ -37,7 +42,7 @@ public enum ModuleError: Error, Equatable, Sendable, CustomStringConvertible {
             return .notFound(request: request, directory: directory, requiredFrom: site)
         case let .outsideAllowedRoots(request, path, roots, _):
             return .outsideAllowedRoots(request: request, path: path, roots: roots, requiredFrom: site)
-        case .unreadable, .folderWithoutIndex:
+        case .unreadable, .folderWithoutIndex, .ambiguous:
             return self
         }
     }
@@ -48,12 +53,14 @@ extension ModuleError: JavaScriptThrowable {
     public var javaScriptName: String { "Error" }
     /// Same as ``description``.
     public var javaScriptMessage: String { description }
-    /// `code`: `MODULE_NOT_FOUND`, `ERR_ACCESS_DENIED` or `ERR_MODULE_UNREADABLE`.
+    /// `code`: `MODULE_NOT_FOUND`, `ERR_ACCESS_DENIED`, `ERR_MODULE_UNREADABLE` or
+    /// `ERR_AMBIGUOUS_MODULE`.
     public var javaScriptProperties: [String: JSONValue] {
         switch self {
         case .notFound, .folderWithoutIndex: return ["code": "MODULE_NOT_FOUND"]
         case .outsideAllowedRoots: return ["code": "ERR_ACCESS_DENIED"]
         case .unreadable: return ["code": "ERR_MODULE_UNREADABLE"]
+        case .ambiguous: return ["code": "ERR_AMBIGUOUS_MODULE"]
         }
     }
 }

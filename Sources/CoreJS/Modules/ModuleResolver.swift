@@ -4,8 +4,10 @@
 /// 1. `./x`, `../x`, `.`, `..` are taken relative to `D`; `/x` is absolute.
 /// 2. A bare `x` is looked for in `node_modules` folders from `D` upward (skipping folders that
 ///    are themselves named `node_modules`), then in each search path.
-/// 3. Each candidate `X` is tried as: the file `X`, `X.js`, `X.json`, then as a folder:
-///    `X/package.json`'s `main` (as a file, then as a folder index), `X/index.js`, `X/index.json`.
+/// 3. Each candidate `X` is tried as: the file `X`, `X.js`, `X.json`, `X.ts`, then as a folder:
+///    `X/package.json`'s `main` (as a file, then as a folder index), `X/index.js`,
+///    `X/index.json`, `X/index.ts`. Where both `X.js` and `X.ts` exist the request is
+///    ambiguous (``ModuleError/ambiguous(request:paths:)``): one of them would be ignored.
 ///
 /// A candidate outside the allowed roots is never probed; a relative or absolute request that
 /// points outside them, or a found file whose real path (symbolic links resolved) is outside
@@ -80,12 +82,23 @@ public struct ModuleResolver: Sendable {
         try findFile(candidate) ?? findInFolder(candidate)
     }
 
-    private func findFile(_ candidate: String) -> String? {
-        [candidate, candidate + ".js", candidate + ".json"].first { fileAccess.isFile(atPath: $0) }
+    private func findFile(_ candidate: String) throws -> String? {
+        if fileAccess.isFile(atPath: candidate) { return candidate }
+        return try firstWithExtension(candidate)
     }
 
-    private func findIndex(_ folder: String) -> String? {
-        [folder + "/index.js", folder + "/index.json"].first { fileAccess.isFile(atPath: $0) }
+    private func findIndex(_ folder: String) throws -> String? {
+        try firstWithExtension(folder + "/index")
+    }
+
+    /// `stem.js`, `stem.json` or `stem.ts`, whichever exists first; both `.js` and `.ts` is
+    /// an error.
+    private func firstWithExtension(_ stem: String) throws -> String? {
+        let found = [stem + ".js", stem + ".json", stem + ".ts"].filter { fileAccess.isFile(atPath: $0) }
+        if found.contains(stem + ".js"), found.contains(stem + ".ts") {
+            throw ModuleError.ambiguous(request: stem, paths: [stem + ".js", stem + ".ts"])
+        }
+        return found.first
     }
 
     private func findInFolder(_ folder: String) throws -> String? {
@@ -93,9 +106,9 @@ public struct ModuleResolver: Sendable {
         let manifestPath = folder + "/package.json"
         if fileAccess.isFile(atPath: manifestPath), let main = try mainEntry(ofManifest: manifestPath) {
             let target = ModulePath.join(folder, main)
-            if isAllowed(target), let found = findFile(target) ?? findIndex(target) { return found }
+            if isAllowed(target), let found = try findFile(target) ?? findIndex(target) { return found }
         }
-        return findIndex(folder)
+        return try findIndex(folder)
     }
 
     private func mainEntry(ofManifest path: String) throws -> String? {

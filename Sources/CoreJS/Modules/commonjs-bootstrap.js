@@ -3,6 +3,9 @@
   // How far the function header shifts columns on a module's first line (see compileFunction),
   // for readers of stacks such as the core's task locations.
   Object.defineProperty(globalThis, Symbol.for('anna.firstLineShift'), { value: native.firstLineShift });
+  // For readers of stacks: `(url, line, column)` -> `{ file, line, column }` in the file that
+  // code compiled from another language (a `.ts` module, run as `<file>.js`) came from, or null.
+  Object.defineProperty(globalThis, Symbol.for('anna.originalPlace'), { value: native.originalPlace });
   const cache = Object.create(null);
 
   function directoryOf(path) {
@@ -21,14 +24,22 @@
 
   // Where `module` called require: 'file:line:column' of the first frame in its file, or
   // null when the call came from elsewhere (a helper handed its require).
+  // A `.ts` module runs as `<file>.js`: its place is translated to the `.ts` file (final:
+  // no shift to undo).
   function callSite(stack, filename) {
     const lines = String(stack || '').split('\n');
+    const generated = filename.endsWith('.ts') ? filename + '.js' : null;
     for (let index = 0; index < lines.length; index++) {
-      const at = lines[index].lastIndexOf('@' + filename + ':');
+      const url = generated !== null && lines[index].lastIndexOf('@' + generated + ':') !== -1 ? generated : filename;
+      const at = lines[index].lastIndexOf('@' + url + ':');
       if (at === -1) continue;
-      const place = lines[index].slice(at + filename.length + 2).split(':');
+      const place = lines[index].slice(at + url.length + 2).split(':');
       const line = parseInt(place[0], 10);
       const column = parseInt(place[1], 10);
+      if (url === generated) {
+        const original = native.originalPlace(url, line, column);
+        if (original !== null) return { line: original.line, column: original.column };
+      }
       // As the engine gives it: readers unshift a module's first line (firstLineShift).
       return { line: line, column: column };
     }

@@ -143,7 +143,7 @@ module.exports = {
     }]);
   },
 
-  'reloadTaskFile() runs a tried file again, its old tasks dropped; taskFiles() lists the tried files'() {
+  'reloadTaskFile() runs a tried file again, its old tasks dropped; taskFiles() lists the files to watch'() {
     let version = 0;
     const { manager, sent, loads } = scripted((match) => {
       version += 1;
@@ -154,9 +154,10 @@ module.exports = {
     manager.registerNode(2, 1, 'x', null, 'Lib.Nothing');
     const index = require.resolve('./fixtures/scripted/task/index.js');
     const files = manager.taskFiles();
-    assert.equal(files.length, 2);
+    assert.equal(files.length, 3, 'a name without a file is watched as .js and as .ts');
     assert.equal(files[0], index);
     assert.ok(files[1].endsWith('/task/Lib/Nothing.js'), files[1]);
+    assert.ok(files[2].endsWith('/task/Lib/Nothing.ts'), files[2]);
     manager.recordEvent('tap', null, 1);
     assert.equal(manager.reloadTaskFile(index), true);
     assert.equal(manager.reloadTaskFile(files[1]), true, 'a missing file is tried again');

@@ -1,0 +1,120 @@
+import AnnaTestSupport
+import Foundation
+import Testing
+
+/// Task files written in TypeScript, through `anna`: the same results as JavaScript, and every
+/// place an error report gives in the `.ts` file.
+@Suite("TypeScript task files", .timeLimit(.minutes(2)))
+struct TypeScriptTaskTests {
+    static let demo = RepositoryFixtures.demo
+
+    @Test("the demo module written in TypeScript gives exactly the JavaScript module's results")
+    func demoResults() async throws {
+        let output = try await AnnaInProcess.run([
+            "run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module",
+            Self.demo.appendingPathComponent("module-ts").path,
+        ])
+        #expect(output.status == 0)
+        #expect(output.stderr == "")
+        #expect(output.stdout == (try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)))
+    }
+
+    static let tasks = """
+        interface Row { id: number; title?: string }
+        const rows: Row[] = [{ id: 1 }];
+        async function later(value: number): Promise<number> {
+          return value * 2;
+        }
+        match('tap', (): number => rows[0].id);
+        match('boom', (): string => {
+          const row: Row | undefined = rows[0];
+          throw new Error(`no title for ${row?.id}`);
+        });
+        match('wait', async (): Promise<number> => later(21));
+        match('spin', (): void => { for (;;) {} });
+
+        """
+
+    static let session = """
+        {"op":"register","id":1,"parent":null,"name":"__root__"}
+        {"op":"event","id":1,"name":"tap"}
+        {"op":"event","id":1,"name":"boom"}
+        {"op":"event","id":1,"name":"wait"}
+        {"op":"event","id":1,"name":"spin"}
+        {"op":"event","id":1,"name":"tap"}
+
+        """
+
+    @Test("a thrown error, a runaway loop and the task places name .ts lines and columns; async tasks deliver")
+    func errorPlaces() async throws {
+        let workspace = try Workspace(["tasks/index.ts": Self.tasks, "s.ndjson": Self.session])
+        let output = try await AnnaInProcess.run(
+            ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--time-limit", "0.5", "--coverage"])
+        let file = LocalPath.real(workspace.file("tasks/index.ts"))
+        #expect(output.stdoutLines == ["1", "42", "1"])
+        let errors = output.stderrLines.filter { $0.contains("error:") }
+        #expect(errors.count == 2)
+        #expect(errors.first?.contains("task 'boom' (\(file):7:6)") == true, "\(errors)")
+        // Where JavaScriptCore puts a `new Error(…)`: its `(`, as in the same JavaScript line.
+        #expect(errors.first?.contains("no title for 1 (thrown at \(file):9:18)") == true, "\(errors)")
+        #expect(errors.last?.contains("task 'spin' (\(file):12:6) on the root (spin) ran longer than 0.5 s") == true, "\(errors)")
+        #expect(!output.stderr.contains(".ts.js"))
+        #expect(output.stderrLines.contains("  7:\tboom\t1 match, 1 failed"), "\(output.stderrLines)")
+        #expect(output.stderrLines.contains("  12:\tspin\t1 match, 1 failed"), "\(output.stderrLines)")
+    }
+
+    @Test("a syntax error stops the file at its .ts line and column; anna check names it too")
+    func syntaxError() async throws {
+        let workspace = try Workspace([
+            "tasks/index.ts": "match('tap', () => 1);\nconst broken: number = (1 + ;\n", "s.ndjson": Self.session,
+        ])
+        let file = LocalPath.real(workspace.file("tasks/index.ts"))
+        let run = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks")])
+        #expect(run.stderr.contains("\(file):2:29"), "\(run.stderr)")
+        #expect(run.stderr.contains("SyntaxError") || run.stderr.contains("Expression expected"), "\(run.stderr)")
+        let check = try await AnnaInProcess.run(["check", "--tasks", workspace.file("tasks")])
+        #expect(check.status != 0)
+        #expect(check.stdout.contains("index.ts:2") || check.stderr.contains("index.ts:2"), "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test("init --typescript writes a module that runs, and check --typecheck reports type errors at file:line:column")
+    func initAndTypecheck() async throws {
+        let workspace = try Workspace()
+        let folder = workspace.file("shop")
+        let created = try await AnnaInProcess.run(["init", "--typescript", folder])
+        #expect(created.status == 0)
+        #expect(created.stdoutLines.contains("created \(folder)/tsconfig.json"))
+        let run = try await AnnaInProcess.run(["run", "--events", folder + ".session.ndjson", "--module", folder, "--strict"])
+        #expect(run.stdoutLines == [#"{"action":"selected","item":4,"title":"Boots"}"#])
+        #expect(run.stderr == "")
+        let clean = try await AnnaInProcess.run(["check", "--module", folder, "--typecheck"])
+        #expect(clean.status == 0, "\(clean.stderr)")
+        #expect(clean.stdoutLines.last == "1 file, 1 pattern, 0 problems")
+
+        try workspace.write(
+            "shop/task/index.ts", try workspace.read("shop/task/index.ts") + "console.log('loaded');\nconst count: number = 'three';\n")
+        let typed = try await AnnaInProcess.run(["check", "--module", folder, "--typecheck"])
+        #expect(typed.status == 1)
+        let file = LocalPath.real(workspace.file("shop/task/index.ts"))
+        #expect(typed.stderrLines == ["\(file):18:7: error TS2322: Type 'string' is not assignable to type 'number'."])
+        // Without --typecheck the file loads: types are not checked at run time.
+        let loads = try await AnnaInProcess.run(["check", "--module", folder])
+        #expect(loads.status == 0, "\(loads.stderr)")
+    }
+
+    @Test("a namespace with both Name.js and Name.ts is an error naming both")
+    func bothFiles() async throws {
+        let workspace = try Workspace([
+            "tasks/index.js": "", "tasks/Screen.js": "match('tap', () => 'js');\n", "tasks/Screen.ts": "match('tap', () => 'ts');\n",
+            "s.ndjson": """
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"register","id":2,"parent":1,"name":"screen","namespace":"Screen"}
+            {"op":"event","id":2,"name":"tap"}
+
+            """,
+        ])
+        let output = try await AnnaInProcess.run(["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks")])
+        #expect(output.stdout == "")
+        #expect(output.stderr.contains("both Screen.js and Screen.ts are task files for one name: keep one of them"), "\(output.stderr)")
+    }
+}
