@@ -106,29 +106,59 @@ public struct HTTPUploadTransport: UploadTransport {
             throw UploadTimeout(timeout: limit, duringBody: false)
         }
         let maximumKeptBytes = maximumKeptBytes
-        let kept = try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
-            group.addTask {
-                var kept: [UInt8] = []
-                for try await chunk in response.body {
-                    kept.append(contentsOf: chunk.readableBytesView.prefix(maximumKeptBytes - kept.count))
-                    if kept.count >= maximumKeptBytes { break }  // the rest is not read
-                }
-                return kept
-            }
-            group.addTask {
-                let left = Double(deadline.uptimeNanoseconds) - Double(NIODeadline.now().uptimeNanoseconds)
-                try await Task.sleep(for: .nanoseconds(Int64(max(0, left))))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let kept = first else {
-                throw UploadTimeout(timeout: limit, duringBody: true)
+        let reader = Task {
+            var kept: [UInt8] = []
+            for try await chunk in response.body {
+                kept.append(contentsOf: chunk.readableBytesView.prefix(maximumKeptBytes - kept.count))
+                if kept.count >= maximumKeptBytes { break }  // the rest is not read
             }
             return kept
+        }
+        guard let kept = try await Self.value(of: reader, before: deadline) else {
+            throw UploadTimeout(timeout: limit, duringBody: true)
         }
         return UploadResponse(
             status: Int(response.status.code), retryAfter: response.headers.first(name: "Retry-After"),
             body: String(decoding: kept, as: UTF8.self))
+    }
+}
+
+extension HTTPUploadTransport {
+    /// The value of `task`, or nil (the task cancelled) when `deadline` comes first. It never
+    /// waits for the task past the deadline: a body read stalled on a silent connection may
+    /// not end when cancelled, and the uploader must go on.
+    static func value<Value: Sendable>(of task: Task<Value, any Error>, before deadline: NIODeadline) async throws -> Value? {
+        let left = max(0, Int64(deadline.uptimeNanoseconds) - Int64(NIODeadline.now().uptimeNanoseconds))
+        let timer = Task { try await Task.sleep(for: .nanoseconds(left)) }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value?, any Error>) in
+            let resumed = Locked(false)
+            let resume: @Sendable (Result<Value?, any Error>) -> Void = { result in
+                let first = resumed.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(with: result) }
+            }
+            Task {
+                do {
+                    let value = try await task.value
+                    timer.cancel()
+                    resume(.success(value))
+                } catch {
+                    timer.cancel()
+                    resume(.failure(error))
+                }
+            }
+            Task {
+                do {
+                    try await timer.value
+                    task.cancel()
+                    resume(.success(nil))
+                } catch {
+                    // Cancelled: the task ended first and resumed.
+                }
+            }
+        }
     }
 }
 
