@@ -32,6 +32,12 @@ struct Comparison {
         // W6: sessions per CPU second of `anna replay`, and the cost of an engine reset.
         "sessionsPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
         "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2),
+        // T1: what TypeScript task files add to `anna run` over JavaScript: seconds cold (the
+        // compiler loaded), milliseconds with the cache filled, and the CPU of a W1 replay.
+        "coldExtraSeconds": Rule(higherIsBetter: false, slack: 0.3),
+        // (single pairs of ~200 ms runs differ by ±60 ms: the median of 5 moves by ±20)
+        "warmExtraMs": Rule(higherIsBetter: false, slack: 60),
+        "cpuRelativeToJavaScript": Rule(higherIsBetter: false, slack: 0.1),
         // O1: results appended or delivered per second.
         "resultsPerSecond": Rule(higherIsBetter: true, slack: 0),
         // destinations: the CPU time per delivered result (all threads, the loopback receiver's

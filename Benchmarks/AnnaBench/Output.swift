@@ -111,6 +111,21 @@ final class Output {
                 details += String(format: "; %.2f× one job (median of interleaved pairs)", speedup)
             }
             return [scenario, variant, grouped(line.number("sessionsPerSecond")) + " sessions/s", details]
+        case "T1" where variant == "cold-start":
+            return [
+                scenario, variant, String(format: "+%.2f s cold", line.number("coldExtraSeconds")),
+                String(format: "%+.0f ms with the cache; ", line.number("warmExtraMs"))
+                    + String(
+                        format: "the demo session on its TypeScript module over its JavaScript one (%.0f ms), ",
+                        line.number("javaScriptSeconds") * 1000)
+                    + "median of \(Int(line.number("runs"))) pairs",
+            ]
+        case "T1":
+            return [
+                scenario, variant, String(format: "%.2f× the CPU", line.number("cpuRelativeToJavaScript")),
+                "W5's stream on W1's task files as .ts over .js (compiled output cached), "
+                    + "\(grouped(line.number("linesPerSecond"))) lines/s, median of \(Int(line.number("runs"))) pairs",
+            ]
         case "W3":
             let samples = line["rssSamplesMB"]?.arrayValue?.compactMap(\.numberValue) ?? []
             return [

@@ -35,9 +35,16 @@ struct ReplayMeasurement {
     /// Runs `anna run` on the workload once, writing to `output`.
     /// - Throws: ``BenchError`` when it fails or its results are not the expected count.
     func runAnna(_ workload: ReplayWorkload, output: URL) throws -> Run {
-        let run = try timed(
-            anna, ["run", "--events", workload.streamURL.path, "--tasks", workload.taskFolderURL.path], output: output)
-        try Self.checkLines(output, expected: workload.expected.total, who: "anna run")
+        try runAnna(
+            ["run", "--events", workload.streamURL.path, "--tasks", workload.taskFolderURL.path], output: output,
+            expectedLines: workload.expected.total)
+    }
+
+    /// Runs `anna arguments…` once with `environment` added to this process's, writing to `output`.
+    /// - Throws: ``BenchError`` when it fails or does not write `expectedLines` lines.
+    func runAnna(_ arguments: [String], environment: [String: String] = [:], output: URL, expectedLines: Int) throws -> Run {
+        let run = try timed(anna, arguments, environment: environment, output: output)
+        try Self.checkLines(output, expected: expectedLines, who: "anna run")
         return run
     }
 
@@ -53,10 +60,13 @@ struct ReplayMeasurement {
         return run
     }
 
-    private func timed(_ executable: URL, _ arguments: [String], output: URL?) throws -> Run {
+    private func timed(_ executable: URL, _ arguments: [String], environment: [String: String] = [:], output: URL?) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.standardError = FileHandle.nullDevice  // (anna's note on unused tasks)
         if let output {
             guard FileManager.default.createFile(atPath: output.path, contents: nil), let handle = FileHandle(forWritingAtPath: output.path)

@@ -16,7 +16,9 @@ struct RunCommand: AsyncParsableCommand {
             memory per node), W3 soak (memory while screens come and go), W4 latency at a
             fixed rate, W5 `anna run` replaying W1 as an event stream (against the original
             core on Node when it is there), W6 `anna replay` of many sessions (1 and 2 jobs, and
-            the engine cost per session), O1 the outbox, I1 W1 with an inspector, `destinations`
+            the engine cost per session), T1 TypeScript task files (cold and cached start of the
+            demo's TypeScript module, W1's replay from .ts files; both against JavaScript), O1 the
+            outbox, I1 W1 with an inspector, `destinations`
             an outbox's backlog flushed in each delivery format to a loopback receiver. Each
             measurement runs in a child process (`anna-bench measure`).
 
@@ -30,7 +32,8 @@ struct RunCommand: AsyncParsableCommand {
     var profile: Profile = .full
 
     @Option(
-        help: "W1, W2, W3, W4, W5, W6, O1 (the outbox), I1 (the inspector's cost), destinations (delivery formats) or all.")
+        help:
+            "W1, W2, W3, W4, W5, W6, T1 (TypeScript task files), O1 (the outbox), I1 (the inspector's cost), destinations (delivery formats) or all.")
     var scenario: ScenarioChoice = .all
 
     @Option(help: "Runs of W1, of each W2 variant and of W4; the median is reported (both profiles: 5).")
@@ -188,6 +191,7 @@ enum ScenarioChoice: String, CaseIterable, ExpressibleByArgument, Sendable {
     case w4 = "W4"
     case w5 = "W5"
     case w6 = "W6"
+    case t1 = "T1"
     case o1 = "O1"
     case i1 = "I1"
     case destinations

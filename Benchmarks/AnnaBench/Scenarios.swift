@@ -10,6 +10,7 @@ enum Scenario: String, CaseIterable, Sendable {
     case w4 = "W4"
     case w5 = "W5"
     case w6 = "W6"
+    case t1 = "T1"
     case o1 = "O1"
     case i1 = "I1"
     case destinations
@@ -47,6 +48,7 @@ struct ScenarioRunner {
         case .w3: try runW3()
         case .w4: try runW4()
         case .w5: try runW5()
+        case .t1: try runTypeScript()
         case .w6: try runW6()
         case .o1: try await runOutbox()
         case .i1: try runInspector()
@@ -349,11 +351,7 @@ struct ScenarioRunner {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("anna-bench-w5-\(getpid())", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let workload = try awaitWorkload(events: sizes.w1Events, in: folder)
-        let anna = ChildProcess.executableURL.deletingLastPathComponent().appendingPathComponent("anna")
-        guard FileManager.default.isExecutableFile(atPath: anna.path) else {
-            throw BenchError.workspaceFailed(path: anna.path, reason: "no anna binary next to anna-bench: swift build -c release --product anna")
-        }
-        let measurement = ReplayMeasurement(anna: anna, node: node)
+        let measurement = ReplayMeasurement(anna: try annaBinary(), node: node)
         var annaRuns: [ReplayMeasurement.Run] = []
         var nodeRuns: [ReplayMeasurement.Run] = []
         let annaOutput = folder.appendingPathComponent("anna.ndjson")
@@ -410,8 +408,17 @@ struct ScenarioRunner {
         output.emit(line)
     }
 
+    /// The release `anna` next to `anna-bench`.
+    func annaBinary() throws -> URL {
+        let anna = ChildProcess.executableURL.deletingLastPathComponent().appendingPathComponent("anna")
+        guard FileManager.default.isExecutableFile(atPath: anna.path) else {
+            throw BenchError.workspaceFailed(path: anna.path, reason: "no anna binary next to anna-bench: swift build -c release --product anna")
+        }
+        return anna
+    }
+
     /// Writes the workload (the recording runs on the manager's own queues).
-    private func awaitWorkload(events: Int, in folder: URL) throws -> ReplayWorkload {
+    func awaitWorkload(events: Int, in folder: URL) throws -> ReplayWorkload {
         let result = Locked<Result<ReplayWorkload, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {

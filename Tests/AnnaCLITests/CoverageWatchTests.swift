@@ -88,42 +88,13 @@ struct LocationWatchTests {
     func watch() throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'old');\n")
-        let process = Process()
-        process.executableURL = AnnaProcess.executable
-        process.arguments = ["run", "--events", "-", "--module", workspace.file("module"), "--watch"]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        var received = Data()
-        /// Sends `lines`, then waits for the next result line.
-        func send(_ lines: String) -> String? {
-            input.fileHandleForWriting.write(Data(lines.utf8))
-            while true {
-                if let end = received.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: received[..<end], as: UTF8.self)
-                    received.removeSubrange(...end)
-                    return line
-                }
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return nil }
-                received.append(chunk)
-            }
-        }
+        let run = try StreamingRun(["run", "--events", "-", "--module", workspace.file("module"), "--watch"])
         let select = #"{"op":"event","id":3,"name":"did-select"}"# + "\n"
-        #expect(send(try workspace.read("session.ndjson")) == #""old""#)
-        try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'new');\n")
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: workspace.file("module/task/index.js"))
-        Thread.sleep(forTimeInterval: 0.3)
-        #expect(send(select) == #""new""#)
-        try input.fileHandleForWriting.close()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(run.send(try workspace.read("session.ndjson")) == #""old""#)
+        try StreamingRun.edit(workspace, "module/task/index.js", "match('list/item/did-select', () => 'new');\n")
+        #expect(run.send(select) == #""new""#)
+        let stderr = try run.finish()
+        #expect(run.process.terminationStatus == 0)
         #expect(stderr.split(separator: "\n").filter { $0.hasPrefix("reloaded") } == ["reloaded task/index.js"], "\(stderr)")
     }
 }

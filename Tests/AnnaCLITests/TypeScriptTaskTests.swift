@@ -102,6 +102,46 @@ struct TypeScriptTaskTests {
         #expect(loads.status == 0, "\(loads.stderr)")
     }
 
+    @Test("--watch reloads an edited .ts task file; only the edited file is compiled again")
+    func watch() throws {
+        let workspace = try Workspace([
+            "tasks/index.ts": "import { label } from './label';\nmatch('tap', (): string => label('old'));\n",
+            "tasks/label.ts": "export const label = (text: string): string => `<${text}>`;\n",
+        ])
+        let cache = workspace.file("cache")
+        let run = try StreamingRun(
+            ["run", "--events", "-", "--tasks", workspace.file("tasks"), "--watch"], environment: ["ANNA_CACHE_DIR": cache])
+        let tap = #"{"op":"event","id":1,"name":"tap"}"# + "\n"
+        #expect(run.send(#"{"op":"register","id":1,"parent":null,"name":"__root__"}"# + "\n" + tap) == #""<old>""#)
+        let compiled = { try FileManager.default.contentsOfDirectory(atPath: cache + "/typescript").count }
+        #expect(try compiled() == 2)
+        try StreamingRun.edit(workspace, "tasks/index.ts", "import { label } from './label';\nmatch('tap', (): string => label('new'));\n")
+        #expect(run.send(tap) == #""<new>""#)
+        let stderr = try run.finish()
+        #expect(run.process.terminationStatus == 0)
+        #expect(stderr.split(separator: "\n").filter { $0.hasPrefix("reloaded") } == ["reloaded tasks/index.ts"], "\(stderr)")
+        #expect(try compiled() == 3, "the edited file's new text, and nothing else, was compiled")
+    }
+
+    @Test("anna build writes a JavaScript copy that runs alike; a syntax error writes nothing")
+    func build() async throws {
+        let workspace = try Workspace()
+        let built = workspace.file("built")
+        let output = try await AnnaInProcess.run(["build", Self.demo.appendingPathComponent("module-ts").path, "--out", built])
+        #expect(output.status == 0)
+        #expect(output.stdoutLines == ["built \(built): 6 files, 6 compiled from TypeScript"])
+        #expect(try workspace.read("built/task/events.js").contains("//# sourceMappingURL=data:application/json;base64,"))
+        let run = try await AnnaInProcess.run(["run", "--events", Self.demo.appendingPathComponent("session.ndjson").path, "--module", built])
+        #expect(run.stdout == (try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)))
+
+        try workspace.write("broken/task/index.ts", "match('tap', () => 1);\nlet n: number = ;\n")
+        let failed = try await AnnaInProcess.run(["build", workspace.file("broken"), "--out", workspace.file("broken-out")])
+        #expect(failed.status == 1)
+        #expect(
+            failed.stderrLines.first?.hasPrefix("\(workspace.file("broken/task/index.ts")):2:17: SyntaxError: Expression expected. (TS1109)") == true)
+        #expect(!FileManager.default.fileExists(atPath: workspace.file("broken-out")))
+    }
+
     @Test("a namespace with both Name.js and Name.ts is an error naming both")
     func bothFiles() async throws {
         let workspace = try Workspace([

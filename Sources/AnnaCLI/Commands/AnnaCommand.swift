@@ -23,7 +23,7 @@ public struct AnnaCommand: ParsableCommand {
             """,
         version: AnnaVersion.current,
         subcommands: [
-            RunCommand.self, ReplayCommand.self, SnapshotCommand.self, TraceCommand.self, CheckCommand.self, InitCommand.self,
+            RunCommand.self, ReplayCommand.self, SnapshotCommand.self, TraceCommand.self, CheckCommand.self, InitCommand.self, BuildCommand.self,
             OutboxCommand.self, CollectCommand.self, InspectCommand.self, ReportCommand.self,
         ]
     )
