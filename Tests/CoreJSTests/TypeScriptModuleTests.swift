@@ -112,8 +112,9 @@ struct TypeScriptModuleTests {
         #expect(second.compiledCount == 0)
         // A changed file is not in the cache, and this compiler cannot load: it says so.
         #expect(throws: TypeScriptError.self) { try second.transpile(source + "export const m = 2;\n", fileName: "/app/a.ts") }
+        first.unload()
         _ = try first.transpile(source + "export const m = 2;\n", fileName: "/app/a.ts")
-        #expect(first.compiledCount == 2)
+        #expect(first.compiledCount == 2, "loaded again after unload()")
     }
 
     @Test("source maps: VLQ segments decode to places; lines without segments take the nearest above")
@@ -126,6 +127,12 @@ struct TypeScriptModuleTests {
         #expect(map.originalPosition(line: 1, column: 7)! == (1, 9))
         #expect(map.originalPosition(line: 2, column: 3)! == (1, 7))
         #expect(map.originalPosition(line: 3, column: 1)! == (3, 1))
+        #expect(map.originalPosition(line: 1, column: Int.min)! == (1, 1))
+        #expect(map.originalPosition(line: Int.max, column: Int.max)! == (3, 1))
+        // Damaged numbers (a cache file): wrong places at worst, never a trap.
+        #expect(try SourceMap(mappings: "AA////////////DA").originalPosition(line: 1, column: 1) == nil)
+        let long = #expect(throws: SourceMapError.self) { try SourceMap(mappings: "gggggggggggggggB") }
+        #expect(long?.reason == "a number has more than 64 bits")
         #expect(throws: SourceMapError.self) { try SourceMap(mappings: "AA!A") }
         #expect(throws: SourceMapError.self) { try SourceMap(json: "{}") }
     }

@@ -22,9 +22,12 @@ struct TypeCheck {
         ]
     }
 
-    /// The `tsc` to run: `ANNA_TSC`, else the first on `PATH`; nil when there is none.
+    /// The `tsc` to run: `ANNA_TSC`, else the first on `PATH`; nil when there is none (or
+    /// `ANNA_TSC` names no program).
     static func locateTsc(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let named = environment[tscVariable], !named.isEmpty { return named }
+        if let named = environment[tscVariable], !named.isEmpty {
+            return FileManager.default.isExecutableFile(atPath: named) ? named : nil
+        }
         for folder in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(folder)/tsc"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

@@ -182,9 +182,12 @@ public final class CommonJSRuntime {
             "originalPlace",
             nativeFunction("originalPlace") { runtime, arguments in
                 let context = runtime.context
-                guard arguments.count >= 3, let line = arguments[1].toJSON().numberValue,
-                    let original = context.originalPlace(
-                        sourceURL: arguments[0].toString(), line: Int(line), column: arguments[2].toJSON().numberValue.map { Int($0) })
+                // Any script may call it: a number that is no line (NaN, 1e300) is no place.
+                func integer(_ value: JavaScriptValue) -> Int? {
+                    value.toJSON().numberValue.flatMap { $0.isFinite && abs($0) < 1e9 ? Int($0) : nil }
+                }
+                guard arguments.count >= 3, let line = integer(arguments[1]),
+                    let original = context.originalPlace(sourceURL: arguments[0].toString(), line: line, column: integer(arguments[2]))
                 else { return context.makeValue(.null) }
                 return context.makeValue([
                     "file": .string(original.file), "line": .number(Double(original.line)),

@@ -50,12 +50,13 @@ public struct SourceMap: Sendable, Equatable {
             guard fields.count == 1 || fields.count >= 4 else {
                 throw SourceMapError(reason: "a segment has \(fields.count) fields (1, 4 or 5 expected)")
             }
-            generatedColumn += fields[0]
+            // Wrapping: a damaged map (a cache file, say) gives wrong places, never a trap.
+            generatedColumn &+= fields[0]
             if fields.count >= 4 {
-                source += fields[1]
-                line += fields[2]
-                column += fields[3]
-                if generatedColumn >= 0, line >= 0, column >= 0 {
+                source &+= fields[1]
+                line &+= fields[2]
+                column &+= fields[3]
+                if (0..<Self.largest).contains(generatedColumn), (0..<Self.largest).contains(line), (0..<Self.largest).contains(column) {
                     lines[lines.count - 1].append(Segment(generatedColumn: generatedColumn, line: line, column: column))
                 }
             }
@@ -70,9 +71,10 @@ public struct SourceMap: Sendable, Equatable {
             case UInt8(ascii: ","):
                 try endSegment()
             default:
-                guard let digit = Self.base64[Int(byte)], shift <= 60 else {
+                guard let digit = Self.base64[Int(byte)] else {
                     throw SourceMapError(reason: "'\(Character(Unicode.Scalar(byte)))' is not a base-64 VLQ digit")
                 }
+                guard shift <= 60 else { throw SourceMapError(reason: "a number has more than 64 bits") }
                 value |= (digit & 31) << shift
                 if digit & 32 != 0 {
                     shift += 5
@@ -93,6 +95,7 @@ public struct SourceMap: Sendable, Equatable {
     /// nothing at or above the line is mapped.
     public func originalPosition(line: Int, column: Int) -> (line: Int, column: Int)? {
         guard line >= 1 else { return nil }
+        let column = min(max(column, 1), Self.largest)
         if line - 1 < lines.count, let first = lines[line - 1].first {
             // Within a segment the text is the source's, copied: the column moves along with it.
             guard let found = lines[line - 1].last(where: { $0.generatedColumn <= column - 1 }) else {
@@ -105,6 +108,9 @@ public struct SourceMap: Sendable, Equatable {
         }
         return nil
     }
+
+    /// Larger lines and columns are no places (a damaged map): arithmetic on them cannot overflow.
+    static let largest = 1 << 31
 
     /// The value of each base-64 digit by its ASCII code (nil: not a digit).
     private static let base64: [Int?] = {

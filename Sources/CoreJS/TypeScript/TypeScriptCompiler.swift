@@ -76,6 +76,12 @@ public final class TypeScriptCompiler: Sendable {
         set { state.withLock { $0.cacheFolder = newValue } }
     }
 
+    /// Releases the loaded compiler and its context (about 75 MB); a file missing from the
+    /// caches loads it again. For an app that compiled its task files and goes on without.
+    public func unload() {
+        state.withLock { $0.engine = nil }
+    }
+
     /// How many files were compiled (not found in a cache) since the compiler was made.
     public var compiledCount: Int { state.withLock { $0.compiled } }
 
