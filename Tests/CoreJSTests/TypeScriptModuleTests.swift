@@ -112,6 +112,14 @@ struct TypeScriptModuleTests {
         #expect(second.compiledCount == 0)
         // A changed file is not in the cache, and this compiler cannot load: it says so.
         #expect(throws: TypeScriptError.self) { try second.transpile(source + "export const m = 2;\n", fileName: "/app/a.ts") }
+        // A damaged entry is a miss: compiled again and written anew.
+        let entry = try FileManager.default.contentsOfDirectory(atPath: folder.path)[0]
+        try folder.write(entry, "{\"source\": ")
+        let third = TypeScriptCompiler()
+        third.cacheFolder = folder.path
+        #expect(try third.transpile(source, fileName: "/app/a.ts") == output)
+        #expect(third.compiledCount == 1)
+        #expect(try folder.read(entry).contains("\"code\""))
         first.unload()
         _ = try first.transpile(source + "export const m = 2;\n", fileName: "/app/a.ts")
         #expect(first.compiledCount == 2, "loaded again after unload()")

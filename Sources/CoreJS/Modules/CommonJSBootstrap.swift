@@ -13,15 +13,16 @@ enum CommonJSBootstrap {
 
     /// The script's text, read once from the CoreJS resource bundle. A failure is a packaging
     /// error, reported by ``CommonJSRuntime/init(context:configuration:)`` when it calls `get()`.
-    static let source: Result<String, ModuleError> = readResource()
+    static let source = BundledScript.read("commonjs-bootstrap", sourceURL: sourceURL)
+}
 
-    private static let resourceName = "commonjs-bootstrap"
-
-    private static func readResource() -> Result<String, ModuleError> {
-        guard let url = Bundle.module.url(forResource: resourceName, withExtension: "js") else {
+/// A script shipped in the CoreJS resource bundle, read once by whoever needs it.
+enum BundledScript {
+    /// The text of `<name>.js`; a failure (a packaging error) is reported when the caller calls `get()`.
+    static func read(_ name: String, sourceURL: String) -> Result<String, ModuleError> {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "js") else {
             return .failure(
-                .unreadable(
-                    path: sourceURL, reason: "\(resourceName).js is missing from the CoreJS resource bundle (a packaging error)"))
+                .unreadable(path: sourceURL, reason: "\(name).js is missing from the CoreJS resource bundle (a packaging error)"))
         }
         do {
             return .success(try String(contentsOf: url, encoding: .utf8))

@@ -168,17 +168,7 @@ public final class TypeScriptCompiler: Sendable {
     // MARK: - The driver script and the disk cache
 
     static let driverURL = "anna:typescript-transpile.js"
-    static let driver: Result<String, ModuleError> = {
-        guard let url = Bundle.module.url(forResource: "typescript-transpile", withExtension: "js") else {
-            return .failure(
-                .unreadable(path: driverURL, reason: "typescript-transpile.js is missing from the CoreJS resource bundle (a packaging error)"))
-        }
-        do {
-            return .success(try String(contentsOf: url, encoding: .utf8))
-        } catch {
-            return .failure(.unreadable(path: url.path, reason: error.localizedDescription))
-        }
-    }()
+    static let driver = BundledScript.read("typescript-transpile", sourceURL: driverURL)
 
     /// `<folder>/<hash>.json`: the hash (FNV-1a, 64 bits) of the output version and the source;
     /// the file holds the source too, compared on reading, so a collision is a miss.
@@ -190,14 +180,20 @@ public final class TypeScriptCompiler: Sendable {
         return folder + "/" + String(hash, radix: 16) + ".json"
     }
 
-    /// The cached output of `source`, or nil (missing, another source, unreadable: compiled again).
+    /// The cached output of `source`, or nil when there is none: no file, or one holding another
+    /// source (a hash collision), or a damaged one. The caller then compiles the `.ts` file, which
+    /// is the truth, and writes the entry anew: nothing is lost, so nothing is reported.
     static func readCache(_ file: String, source: String) -> TranspiledModule? {
-        guard let data = FileManager.default.contents(atPath: file),
-            let value = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)),
-            value["source"]?.stringValue == source, let code = value["code"]?.stringValue,
-            let map = value["map"]?.stringValue, let sourceMap = try? SourceMap(json: map)
-        else { return nil }
-        return TranspiledModule(javaScript: code, sourceMapJSON: map, sourceMap: sourceMap)
+        guard let data = FileManager.default.contents(atPath: file) else { return nil }
+        do {
+            let value = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            guard value["source"]?.stringValue == source, let code = value["code"]?.stringValue,
+                let map = value["map"]?.stringValue
+            else { return nil }
+            return TranspiledModule(javaScript: code, sourceMapJSON: map, sourceMap: try SourceMap(json: map))
+        } catch {
+            return nil  // damaged: compiled again and rewritten
+        }
     }
 
     /// Writes an output to the disk cache (atomically); a failure only costs a later compile.
