@@ -176,6 +176,13 @@ export interface AnnaManager {
       }
     | { file: string }
     | null;
+  /** The oldest async task whose code after `await` has not run yet, or null. */
+  waitingTask():
+    | {
+        task: string; file: string; line: number | null; column: number | null; path: string; event: string;
+        async: true; queuedAt?: unknown;
+      }
+    | null;
   /** True while the core itself calls `then` on an async task's promise. */
   readonly coreThen: boolean;
   resumeEvent(): boolean;

@@ -164,6 +164,15 @@ class Manager {
   }
 
   /**
+   * The oldest async task whose code after `await` has not run yet, or null (same fields as
+   * runningTask, with `async: true`). A host calls it when its time limit stopped a call and
+   * then a promise job queued before it: that job is this task's.
+   */
+  waitingTask() {
+    return this._runner.waiting();
+  }
+
+  /**
    * What ran and what was loaded, as JSON-able data:
    * `{ taskFolder, tasks: [{ task, file, line, column, matches, failures }],
    *    files: [{ file, status, tasks, error? }], namespaces: [{ namespace, file, hasTaskFile }] }`.

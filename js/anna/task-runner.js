@@ -201,8 +201,16 @@ class TaskRunner {
     }
     const loading = this._loader.loadingFile();
     if (loading !== null) return { file: loading };
-    // Code after an `await` runs apart from the task: the oldest async task not settled
-    // (promise jobs run in the order they were queued).
+    return this.waiting();
+  }
+
+  /**
+   * The oldest async task not settled, or null: code after an `await` runs apart from its
+   * task, and promise jobs run in the order they were queued, so a promise job the host's
+   * time limit stopped is this task's. `{ task, file, line, column, path, event, async: true,
+   * queuedAt }`.
+   */
+  waiting() {
     const pending = this._pending.length === 0 ? null : this._pending[0];
     if (pending === null) return null;
     const { task: waiting, meta, queuedAt } = pending;

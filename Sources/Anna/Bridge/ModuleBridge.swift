@@ -19,6 +19,9 @@ final class ModuleBridge {
         var stop: JavaScriptError?
         /// Whether the stop came after the operations, in promise jobs they queued.
         var stoppedAfterOperations = false
+        /// When an operation was stopped: the stop of a promise job queued before it (by an
+        /// earlier operation), which ran as the stopped call ended.
+        var stoppedJobBefore: JavaScriptError?
         /// Whether nodes removed since the last collection make a full one worth its cost.
         var collectionDue = false
         /// The results of the finished operations, in order.
@@ -133,6 +136,7 @@ final class ModuleBridge {
         } catch {
             tablesSent[slot] = nil  // a call stopped by the time limit may not have taken them all in
             outcome.stop = Self.javaScriptError(error)
+            outcome.stoppedJobBefore = context.takeStoppedPromiseJob()
             do {
                 let progress = Int(try functions.progress.call([JavaScriptValue]()).toJSON().numberValue ?? 0)
                 outcome.stoppedAfterOperations = progress < 0
@@ -161,12 +165,13 @@ final class ModuleBridge {
 
     /// After a stop in a promise job: the batch offset of the operation that queued the job
     /// (`nil` when unknown, e.g. queued in an earlier batch) and the core's description of
-    /// its task (`runningTask()` fields), as far as the JavaScript half knows them. Called
-    /// before ``abandonPending()``, which forgets the job.
-    func stoppedJob() -> (operation: Int?, task: JSONValue?) {
+    /// its task (`runningTask()` fields), as far as the JavaScript half knows them.
+    /// `afterStoppedOperation`: the job ran as a stopped operation's call ended
+    /// (``Outcome/stoppedJobBefore``). Called before ``abandonPending()``, which forgets it.
+    func stoppedJob(afterStoppedOperation: Bool = false) -> (operation: Int?, task: JSONValue?) {
         let job: JSONValue
         do {
-            let value = try functions.stoppedJob.call([JavaScriptValue]())
+            let value = try functions.stoppedJob.call([context.makeValue(.bool(afterStoppedOperation))])
             guard value.isString else { return (nil, nil) }
             job = try JSONValue(parsing: value.toString())
         } catch {

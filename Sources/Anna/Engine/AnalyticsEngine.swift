@@ -231,22 +231,33 @@ public final class AnalyticsEngine {
         let offset = min(outcome.finished - (inPromiseJob ? 1 : 0), range.count - 1)
         // A promise job runs after every operation of the batch: it is blamed on the one that
         // queued it, and named by its task, where the JavaScript half knows them.
-        let job = inPromiseJob ? bridge.stoppedJob() : (operation: nil, task: nil)
-        let blamed = job.operation.map { min($0, offset) } ?? offset
+        let job =
+            inPromiseJob || outcome.stoppedJobBefore != nil
+            ? bridge.stoppedJob(afterStoppedOperation: !inPromiseJob) : (operation: nil, task: nil)
+        let jobBlamed = job.operation.map { min($0, offset) } ?? offset
+        let blamed = inPromiseJob ? jobBlamed : offset
         let stopped = operation(range.lowerBound + blamed)
-        let running = job.task.flatMap(Self.describeTask) ?? runningTask()
-        var stops = [AnalyticsError.failure(of: stopped, stop, runningTask: running, inPromiseJob: inPromiseJob)]
-        if inPromiseJob {
+        let running = (inPromiseJob ? job.task.flatMap(Self.describeTask) : nil) ?? runningTask()
+        var stops = [(blamed, AnalyticsError.failure(of: stopped, stop, runningTask: running, inPromiseJob: inPromiseJob))]
+        if let jobStop = outcome.stoppedJobBefore {
+            // The promise jobs queued before the stopped operation ran as its call ended, and
+            // one of them was stopped too: reported as that job's, blamed on what queued it.
+            let queuedBy = operation(range.lowerBound + jobBlamed)
+            let task = job.task.flatMap(Self.describeTask)
+            stops.append((jobBlamed, .failure(of: queuedBy, jobStop, runningTask: task, inPromiseJob: true)))
+        }
+        if inPromiseJob || outcome.stoppedJobBefore != nil {
             do {
                 try bridge.abandonPending()
             } catch {
-                stops.append(.failure(of: stopped, ModuleBridge.javaScriptError(error)))
+                stops.append((blamed, .failure(of: stopped, ModuleBridge.javaScriptError(error))))
             }
-        } else {
-            stops += resumeStoppedEvent(of: stopped, after: running)
+        }
+        if !inPromiseJob {
+            stops += resumeStoppedEvent(of: stopped, after: running).map { (blamed, $0) }
         }
         bridge.takeProduced(into: &outcome)
-        add(outcome, of: range, at: base, through: offset + 1, stops: stops.map { (blamed, $0) }, operation: operation, to: &output)
+        add(outcome, of: range, at: base, through: offset + 1, stops: stops, operation: operation, to: &output)
         batchSize = 1
         return range.lowerBound + offset + 1
     }

@@ -21,13 +21,20 @@ extension JavaScriptContext {
         var exception: JSValueRef?
         let result = watchdog.entering { body(&exception) }
         if let stop = watchdog.stop, watchdog.isOutermost {
+            let laterStop = watchdog.laterStop
             watchdog.stop = nil
+            watchdog.laterStop = nil
             if case .memory = stop { collectGarbage() }
             guard exception != nil else {
                 // The call had returned; a promise job it queued (code after `await`, a `then`
                 // callback) ran when it ended and was stopped. The call's value stands.
                 stoppedPromiseJob = stopError(stop, operation: "a promise job queued by \(operation())")
                 return result
+            }
+            if let laterStop {
+                // The call was stopped; the promise jobs queued before it ran as it ended, and
+                // one of them was stopped too.
+                stoppedPromiseJob = stopError(laterStop, operation: "a promise job queued before \(operation())")
             }
             throw stopError(stop, operation: operation())
         }
@@ -37,16 +44,16 @@ extension JavaScriptContext {
         return result
     }
 
-    private func stopError(_ stop: Watchdog.Stop, operation: String) -> JavaScriptError {
+    func stopError(_ stop: Watchdog.Stop, operation: String) -> JavaScriptError {
         switch stop {
         case .time: .executionTimeLimitExceeded(operation: operation, limitSeconds: executionTimeLimit.inSeconds)
         case let .memory(bytes): .memoryLimitExceeded(operation: operation, limitBytes: memoryLimit ?? 0, heapBytes: bytes)
         }
     }
 
-    /// The stop of a promise job that ran after a call had returned (code after `await`, a
-    /// `then` callback), if one was stopped since the last time this was asked; the promise
-    /// jobs queued after it were dropped.
+    /// The stop of a promise job that ran as a call ended, returned or stopped (code after
+    /// `await`, a `then` callback), if one was stopped since the last time this was asked;
+    /// the promise jobs queued after it were dropped.
     public func takeStoppedPromiseJob() -> JavaScriptError? {
         defer { stoppedPromiseJob = nil }
         return stoppedPromiseJob

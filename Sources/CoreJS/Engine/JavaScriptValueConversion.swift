@@ -52,7 +52,11 @@ extension JavaScriptContext {
     private func wasStopped(_ conversion: inout Conversion) -> Bool {
         if conversion.stopped { return true }
         guard watchdog.stop != nil, watchdog.isOutermost else { return false }
+        if let laterStop = watchdog.laterStop {  // a promise job the reading queued, run as it ended
+            stoppedPromiseJob = stopError(laterStop, operation: "a promise job queued while a value was read")
+        }
         watchdog.stop = nil
+        watchdog.laterStop = nil
         conversion.stopped = true
         return true
     }

@@ -36,6 +36,10 @@ final class Watchdog {
     let memoryLimit: Int?
     /// Set when the watchdog stopped a script; cleared by whoever reports it.
     var stop: Stop?
+    /// A stop after ``stop`` in the same entry from Swift: the stopped call had ended, and
+    /// JavaScriptCore ran the promise jobs queued before it (as it does when any call ends,
+    /// a stopped one too), one of which was stopped in turn. Cleared with ``stop``.
+    var laterStop: Stop?
     /// Where scripts write a new number as they start an operation.
     var marker: UnsafeMutablePointer<Double>?
     /// Entries from Swift (depth 0) so far, and how deep the current one is.
@@ -62,8 +66,8 @@ final class Watchdog {
             { context, info in
                 guard let context, let info else { return true }
                 let watchdog = Unmanaged<Watchdog>.fromOpaque(info).takeUnretainedValue()
-                if watchdog.shouldStop(context) || !Watchdog.canLetScriptsGoOn {
-                    if watchdog.stop == nil { watchdog.stop = .time }
+                if let stop = watchdog.shouldStop(context) ?? (Watchdog.canLetScriptsGoOn ? nil : .time) {
+                    watchdog.record(stop)
                     return true
                 }
                 watchdog.arm(JSContextGetGroup(context))
@@ -93,9 +97,15 @@ final class Watchdog {
         return held > limit ? held : nil
     }
 
-    /// Whether the script running in `context` must stop now (asked on its thread); sets
-    /// ``stop`` when it must.
-    func shouldStop(_ context: JSContextRef) -> Bool {
+    /// Notes a stop: the first of an entry as ``stop``, one after it as ``laterStop``. What
+    /// runs next (a promise job, as the stopped call ends) is timed from the next check.
+    private func record(_ stop: Stop) {
+        if self.stop == nil { self.stop = stop } else if laterStop == nil { laterStop = stop }
+        seenMarker = .nan
+    }
+
+    /// Why the script running in `context` must stop now (asked on its thread), or `nil`.
+    func shouldStop(_ context: JSContextRef) -> Stop? {
         let now = Self.threadCPUSeconds()
         let operation = marker?.pointee ?? 0
         if entries != seenEntries {
@@ -106,15 +116,8 @@ final class Watchdog {
             seenMarker = operation
             operationStart = now
         }
-        if let memoryLimit, let bytes = heldBytes(context, past: memoryLimit) {
-            stop = .memory(bytes: bytes)
-            return true
-        }
-        if now - operationStart >= limit {
-            stop = .time
-            return true
-        }
-        return false
+        if let memoryLimit, let bytes = heldBytes(context, past: memoryLimit) { return .memory(bytes: bytes) }
+        return now - operationStart >= limit ? .time : nil
     }
 
     /// The bytes the context group's heap holds (as the engine counts it: its blocks and what

@@ -195,14 +195,22 @@
   // After the time limit stopped a promise job: the async tasks whose jobs were dropped with
   // it, reported by the core where it can (abandonPendingTasks), and the tracked `then`
   // callbacks that had not run, each reported as an error of the operation that queued it.
+  // After a stopped operation (its call ended by running the jobs queued before it), what is
+  // reported belongs to the operations that queued it, at most the stopped one.
   function abandonPending() {
-    jobs.abandon();
-    const manager = current.manager;
-    if (manager === null || typeof manager.abandonPendingTasks !== 'function') return;
+    const [operation, last] = [current.operation, current.last];
+    if (operation <= last) [current.operation, current.last] = [operation + 1, operation];
     try {
-      manager.abandonPendingTasks();
-    } catch (error) {
-      addError(error);
+      jobs.abandon();
+      const manager = current.manager;
+      if (manager === null || typeof manager.abandonPendingTasks !== 'function') return;
+      try {
+        manager.abandonPendingTasks();
+      } catch (error) {
+        addError(error);
+      }
+    } finally {
+      [current.operation, current.last] = [operation, last];
     }
   }
 

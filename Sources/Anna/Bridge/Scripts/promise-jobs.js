@@ -19,10 +19,12 @@
 //   batch's loss);
 // - abandon(): after a stop, reports each tracked callback that did not run as a TaskError
 //   of the operation that queued it;
-// - stopped(): the job the time limit stopped, as JSON text `{ operation, task }` (the batch
-//   offset of the operation that queued it, or -1; the core's description of its task), or
-//   null. A tracked `then` callback first; else code after `await` of the core's oldest async
-//   task (which the core marks with the place it was queued).
+// - stopped(afterStoppedOperation): the job the time limit stopped, as JSON text
+//   `{ operation, task }` (the batch offset of the operation that queued it, or -1; the core's
+//   description of its task), or null. A tracked `then` callback first; else code after
+//   `await` of the core's oldest async task (which the core marks with the place it was
+//   queued): its running one, or, when the job ran as a stopped operation's call ended (the
+//   core still names that operation's task as running), its waiting one.
 (function (builtIns) {
   'use strict';
   const { stringify, apply: callWith, define, isArray, ErrorType } = builtIns;
@@ -111,15 +113,16 @@
       }
     }
 
-    function stopped() {
+    function stopped(afterStoppedOperation) {
       let owner = null;
       let at = -1;
+      const ask = afterStoppedOperation === true ? 'waitingTask' : 'runningTask';
       if (runningJob !== null) {
         owner = runningJob.owner;
         if (runningJob.batch === current.batch) at = runningJob.operation;
-      } else if (current.manager !== null && typeof current.manager.runningTask === 'function') {
+      } else if (current.manager !== null && typeof current.manager[ask] === 'function') {
         try {
-          owner = current.manager.runningTask();
+          owner = current.manager[ask]();
         } catch (error) {
           owner = null;
         }
