@@ -85,15 +85,15 @@ struct LocationWatchTests {
     }
 
     @Test("--watch reloads a task file changed while standard input streams, and says so once")
-    func watch() throws {
+    func watch() async throws {
         let workspace = try Workspace.shop()
         try workspace.write("module/task/index.js", "match('list/item/did-select', () => 'old');\n")
         let run = try StreamingRun(["run", "--events", "-", "--module", workspace.file("module"), "--watch"])
         let select = #"{"op":"event","id":3,"name":"did-select"}"# + "\n"
-        #expect(run.send(try workspace.read("session.ndjson")) == #""old""#)
-        try StreamingRun.edit(workspace, "module/task/index.js", "match('list/item/did-select', () => 'new');\n")
-        #expect(run.send(select) == #""new""#)
-        let stderr = try run.finish()
+        #expect(try await run.send(try workspace.read("session.ndjson")) == #""old""#)
+        try await StreamingRun.edit(workspace, "module/task/index.js", "match('list/item/did-select', () => 'new');\n")
+        #expect(try await run.send(select) == #""new""#)
+        let stderr = try await run.finish()
         #expect(run.process.terminationStatus == 0)
         #expect(stderr.split(separator: "\n").filter { $0.hasPrefix("reloaded") } == ["reloaded task/index.js"], "\(stderr)")
     }

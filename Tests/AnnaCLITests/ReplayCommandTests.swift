@@ -193,8 +193,9 @@ struct ReplayCommandTests {
         process.executableURL = AnnaProcess.executable
         process.arguments = ["replay"] + common + ["--out", workspace.file("out")]
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        // Started and watched on one thread of its own: no wait for a busy test pool between.
         try await onOwnThread {
+            try process.run()
             let deadline = Date().addingTimeInterval(60)
             while Self.lines(of: journal).count < 3, process.isRunning, Date() < deadline { usleep(2_000) }
             kill(process.processIdentifier, SIGKILL)

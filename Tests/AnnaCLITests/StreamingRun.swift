@@ -2,8 +2,9 @@ import AnnaTestSupport
 import Foundation
 
 /// `anna arguments…` as a real process fed through standard input line by line: for `--watch`,
-/// where results must be read as they come.
-final class StreamingRun {
+/// where results must be read as they come. Its blocking reads and waits run on threads of
+/// their own, not on the few that run the tests' tasks; one test uses it, one step at a time.
+final class StreamingRun: @unchecked Sendable {
     let process = Process()
     private let input = Pipe()
     private let output = Pipe()
@@ -22,7 +23,11 @@ final class StreamingRun {
     }
 
     /// Sends `lines`, then waits for the next result line (nil when the output ended).
-    func send(_ lines: String) -> String? {
+    func send(_ lines: String) async throws -> String? {
+        try await onOwnThread { self.sendWaiting(lines) }
+    }
+
+    private func sendWaiting(_ lines: String) -> String? {
         input.fileHandleForWriting.write(Data(lines.utf8))
         while true {
             if let end = received.firstIndex(of: UInt8(ascii: "\n")) {
@@ -37,19 +42,21 @@ final class StreamingRun {
     }
 
     /// Closes standard input, waits for the exit and returns what was written on standard error.
-    func finish() throws -> String {
+    func finish() async throws -> String {
         try input.fileHandleForWriting.close()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return stderr
+        return try await onOwnThread {
+            let stderr = String(decoding: self.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            self.process.waitUntilExit()
+            return stderr
+        }
     }
 
     /// Writes `contents` to `name` in `workspace` with a modification time 5 s ahead (the watch
     /// compares times; a rewrite within the same tick must still count), then waits past the
     /// watch's interval.
-    static func edit(_ workspace: Workspace, _ name: String, _ contents: String) throws {
+    static func edit(_ workspace: Workspace, _ name: String, _ contents: String) async throws {
         try workspace.write(name, contents)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: workspace.file(name))
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(for: .milliseconds(300))
     }
 }

@@ -103,7 +103,7 @@ struct TypeScriptTaskTests {
     }
 
     @Test("--watch reloads an edited .ts task file; only the edited file is compiled again")
-    func watch() throws {
+    func watch() async throws {
         let workspace = try Workspace([
             "tasks/index.ts": "import { label } from './label';\nmatch('tap', (): string => label('old'));\n",
             "tasks/label.ts": "export const label = (text: string): string => `<${text}>`;\n",
@@ -112,16 +112,16 @@ struct TypeScriptTaskTests {
         let run = try StreamingRun(
             ["run", "--events", "-", "--tasks", workspace.file("tasks"), "--watch"], environment: ["ANNA_CACHE_DIR": cache])
         let tap = #"{"op":"event","id":1,"name":"tap"}"# + "\n"
-        #expect(run.send(#"{"op":"register","id":1,"parent":null,"name":"__root__"}"# + "\n" + tap) == #""<old>""#)
+        #expect(try await run.send(#"{"op":"register","id":1,"parent":null,"name":"__root__"}"# + "\n" + tap) == #""<old>""#)
         let compiled = { try FileManager.default.contentsOfDirectory(atPath: cache + "/typescript").count }
         #expect(try compiled() == 2)
-        try StreamingRun.edit(workspace, "tasks/index.ts", "import { label } from './label';\nmatch('tap', (): string => label('new'));\n")
-        #expect(run.send(tap) == #""<new>""#)
+        try await StreamingRun.edit(workspace, "tasks/index.ts", "import { label } from './label';\nmatch('tap', (): string => label('new'));\n")
+        #expect(try await run.send(tap) == #""<new>""#)
         #expect(try compiled() == 3, "the edited file's new text, and nothing else, was compiled")
         // A newer time with the same text reloads the file but compiles nothing: the cache is by content.
-        try StreamingRun.edit(workspace, "tasks/index.ts", try workspace.read("tasks/index.ts"))
-        #expect(run.send(tap) == #""<new>""#)
-        let stderr = try run.finish()
+        try await StreamingRun.edit(workspace, "tasks/index.ts", try workspace.read("tasks/index.ts"))
+        #expect(try await run.send(tap) == #""<new>""#)
+        let stderr = try await run.finish()
         #expect(run.process.terminationStatus == 0)
         #expect(stderr.split(separator: "\n").filter { $0.hasPrefix("reloaded") }.count == 2, "\(stderr)")
         #expect(try compiled() == 3)

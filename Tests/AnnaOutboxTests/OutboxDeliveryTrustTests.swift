@@ -171,8 +171,10 @@ import Testing
         }
         defer { server.stop() }
         let uploader = try rig.uploader(server.url, timeout: 1)
-        #expect(await uploader.flush(timeout: .seconds(60)) == .empty)
-        #expect(server.requests == 2, "the stalled request was given up and retried")
+        // The flush's deadline only catches a hang (in the full parallel run, the reading task
+        // may wait long for a thread; a retry cut short by the 1 s timeout is retried again).
+        #expect(await uploader.flush(timeout: .seconds(300)) == .empty)
+        #expect(server.requests >= 2, "the stalled request was given up and retried")
         #expect(rig.errors.all.contains { $0.description.contains("did not arrive within 1 s") }, "\(rig.errors.all)")
     }
 

@@ -6,8 +6,9 @@ import Testing
 @testable import AnnaOutbox
 
 /// The deadline of a response body: the uploader goes on at the deadline even when reading the
-/// body does not end when cancelled (a read stalled on a silent connection).
-@Suite(.timeLimit(.minutes(1))) struct UploadDeadlineTests {
+/// body does not end when cancelled (a read stalled on a silent connection). The time limit
+/// only catches a hang: in the full parallel run a test may wait minutes for a thread.
+@Suite(.timeLimit(.minutes(5))) struct UploadDeadlineTests {
     /// A gate a task waits at, ignoring cancellation, until it is opened.
     final class Gate: Sendable {
         private let waiting = Locked<CheckedContinuation<Void, Never>?>(nil)
