@@ -4,7 +4,7 @@ import Testing
 
 /// Task files written in TypeScript, through `anna`: the same results as JavaScript, and every
 /// place an error report gives in the `.ts` file.
-@Suite("TypeScript task files", .timeLimit(.minutes(2)))
+@Suite("TypeScript task files", .timeLimit(.minutes(5)))
 struct TypeScriptTaskTests {
     static let demo = RepositoryFixtures.demo
 
@@ -17,6 +17,20 @@ struct TypeScriptTaskTests {
         #expect(output.status == 0)
         #expect(output.stderr == "")
         #expect(output.stdout == (try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)))
+    }
+
+    @Test("a cache folder that cannot be written is one warning; the results are all there")
+    func unwritableCache() async throws {
+        let session = #"{"op":"register","id":1,"parent":null,"name":"__root__"}"# + "\n" + #"{"op":"event","id":1,"name":"tap"}"# + "\n"
+        let workspace = try Workspace(["tasks/index.ts": Self.tasks, "session.ndjson": session, "cache": "a file\n"])
+        var environment = ProcessInfo.processInfo.environment
+        environment["ANNA_CACHE_DIR"] = workspace.file("cache")
+        let output = try await AnnaProcess.run(
+            ["run", "--events", workspace.file("session.ndjson"), "--tasks", workspace.file("tasks")], environment: environment)
+        #expect(output.status == 0 && output.stdoutLines == ["1"], "\(output.stderr)")
+        let warnings = output.stderrLines.filter { $0.hasPrefix("anna: warning: the TypeScript cache ") }
+        #expect(warnings.count == 1, "\(output.stderr)")
+        #expect(warnings.first?.hasSuffix("make it writable, or set ANNA_CACHE_DIR to another folder (empty turns the cache off)") == true)
     }
 
     static let tasks = """

@@ -2,15 +2,15 @@ import Anna
 import AnnaKit
 import Testing
 
-/// The reference's `CollectionViewTests`, ported to the kit (tasks in `Fixtures/original`).
-/// The reference names sections in its section-analyzable delegate; the kit's data source
-/// names them, as it does for tables.
+/// The reference's `CollectionViewTests`, ported to the kit (tasks in `Fixtures/original` and
+/// `Fixtures/original-ts`, each test on both). The reference names sections in its
+/// section-analyzable delegate; the kit's data source names them, as it does for tables.
 @MainActor
 @Suite("Reference: CollectionViewTests")
 struct OriginalCollectionTests {
-    @Test("test_collectionViewSectionShouldReportAppeared: sections appear as their first items are shown")
-    func sectionAppeared() async {
-        let harness = Harness(module: "original")
+    @Test("test_collectionViewSectionShouldReportAppeared: sections appear as their first items are shown", arguments: referenceModules)
+    func sectionAppeared(module: String) async {
+        let harness = Harness(module: module)
         harness.show(SectionedCollectionController())
         await harness.expectAnswers("collection.sectionAppeared", [42, 43])
     }

@@ -2,43 +2,43 @@ import Anna
 import AnnaKit
 import Testing
 
-/// The reference's `FocusTests`, `ControlTests` and `AnalyzableComponentTests`, ported to
-/// the kit (tasks in `Fixtures/original`).
+/// The reference's `FocusTests`, `ControlTests` and `AnalyzableComponentTests`, ported to the kit
+/// (tasks in `Fixtures/original` and `Fixtures/original-ts`, each test on both).
 @MainActor
 @Suite("Reference: FocusTests, ControlTests, AnalyzableComponentTests")
 struct OriginalFocusAndControlTests {
-    @Test("FocusTests.test_button: a detail pushed by a tap hangs under the button")
-    func focusButton() async {
-        let harness = Harness(module: "original")
+    @Test("FocusTests.test_button: a detail pushed by a tap hangs under the button", arguments: referenceModules)
+    func focusButton(module: String) async {
+        let harness = Harness(module: module)
         let navigation = NamedNavigationController(rootViewController: ButtonMasterController(pushesDetail: true))
         harness.show(navigation)
         await harness.expectAnswers("focus.button", [42])
     }
 
-    @Test("FocusTests.test_table: a detail pushed by a selected row hangs under the row")
-    func focusTable() async {
-        let harness = Harness(module: "original")
+    @Test("FocusTests.test_table: a detail pushed by a selected row hangs under the row", arguments: referenceModules)
+    func focusTable(module: String) async {
+        let harness = Harness(module: module)
         harness.show(NamedNavigationController(rootViewController: SectionRowsMasterController()))
         await harness.expectAnswers("focus.table", [42])
     }
 
-    @Test("FocusTests.test_analyzer_activiated_with_standalone_name_should_handle_focus_marking_properly")
-    func focusStandaloneName() async {
-        let harness = Harness(module: "original")
+    @Test("FocusTests.test_analyzer_activiated_with_standalone_name_should_handle_focus_marking_properly", arguments: referenceModules)
+    func focusStandaloneName(module: String) async {
+        let harness = Harness(module: module)
         harness.show(NavigationController(rootViewController: CellButtonMasterController()))
         await harness.expectAnswers("focus.standaloneName", [42])
     }
 
-    @Test("ControlTests.test_button: a tap records touch-up-inside on the button's node")
-    func controlButton() async {
-        let harness = Harness(module: "original")
+    @Test("ControlTests.test_button: a tap records touch-up-inside on the button's node", arguments: referenceModules)
+    func controlButton(module: String) async {
+        let harness = Harness(module: module)
         harness.show(ButtonMasterController(pushesDetail: false))
         await harness.expectAnswers("control.button", [42])
     }
 
-    @Test("AnalyzableComponentTests.test_should_name_sub_analyzers_by_keys")
-    func componentKeys() async {
-        let harness = Harness(module: "original")
+    @Test("AnalyzableComponentTests.test_should_name_sub_analyzers_by_keys", arguments: referenceModules)
+    func componentKeys(module: String) async {
+        let harness = Harness(module: module)
         harness.show(ComponentController())
         await harness.expectAnswers("component.keys", [0, 1])
     }

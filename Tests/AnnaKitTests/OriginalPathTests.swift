@@ -2,15 +2,16 @@ import Anna
 import AnnaKit
 import Testing
 
-/// The reference's `PathTests`, ported to the kit: the same structures, the same expected
-/// values (the tasks are in `Fixtures/original`). Steps the reference runs on the next turn
-/// of the main queue run after `show` here.
+/// The reference's `PathTests`, ported to the kit: the same structures, the same expected values
+/// (the tasks are in `Fixtures/original`, and in TypeScript in `Fixtures/original-ts`: each test
+/// runs on both). Steps the reference runs on the next turn of the main queue run after `show`
+/// here.
 @MainActor
 @Suite("Reference: PathTests")
 struct OriginalPathTests {
-    @Test("test_deregister: a subtree moved after its parent went away is found again")
-    func deregister() async {
-        let harness = Harness(module: "original")
+    @Test("test_deregister: a subtree moved after its parent went away is found again", arguments: referenceModules)
+    func deregister(module: String) async {
+        let harness = Harness(module: module)
         let controller = NestedViewsController()
         harness.show(controller)
         controller.beta?.removeFromSuperview()
@@ -21,37 +22,37 @@ struct OriginalPathTests {
         await harness.expectAnswers("path.deregister", [42])
     }
 
-    @Test("test_dataDisplaysOnView: values shown on a view, first-displayed")
-    func dataDisplaysOnView() async {
-        let harness = Harness(module: "original")
+    @Test("test_dataDisplaysOnView: values shown on a view, first-displayed", arguments: referenceModules)
+    func dataDisplaysOnView(module: String) async {
+        let harness = Harness(module: module)
         harness.show(LabelOnViewController())
         await harness.expectAnswers("path.dataDisplaysOnView", ["42", "43"])
     }
 
-    @Test("test_dataDisplaysOnViewController: values shown on a controller")
-    func dataDisplaysOnViewController() async {
-        let harness = Harness(module: "original")
+    @Test("test_dataDisplaysOnViewController: values shown on a controller", arguments: referenceModules)
+    func dataDisplaysOnViewController(module: String) async {
+        let harness = Harness(module: module)
         harness.show(LabelOnControllerController())
         await harness.expectAnswers("path.dataDisplaysOnViewController", ["42"])
     }
 
-    @Test("test_navigatedControllers: an empty navigation controller pushes in viewDidAppear")
-    func navigatedControllers() async {
-        let harness = Harness(module: "original")
+    @Test("test_navigatedControllers: an empty navigation controller pushes in viewDidAppear", arguments: referenceModules)
+    func navigatedControllers(module: String) async {
+        let harness = Harness(module: module)
         harness.show(PushingNavigationController())
         await harness.expectAnswers("path.navigatedControllers", [42])
     }
 
-    @Test("test_tabController: tabs as sub-analyzers appear as they are selected")
-    func tabController() async {
-        let harness = Harness(module: "original")
+    @Test("test_tabController: tabs as sub-analyzers appear as they are selected", arguments: referenceModules)
+    func tabController(module: String) async {
+        let harness = Harness(module: module)
         harness.show(NamedTabsController(name: "tb"))
         await harness.expectAnswers("path.tabController", [42, 43])
     }
 
-    @Test("test_customRootTabBarController: a redirect hangs a pushed screen under the selected tab")
-    func customRootTabBarController() async {
-        let harness = Harness(module: "original")
+    @Test("test_customRootTabBarController: a redirect hangs a pushed screen under the selected tab", arguments: referenceModules)
+    func customRootTabBarController(module: String) async {
+        let harness = Harness(module: module)
         let navigation = NamedNavigationController(rootViewController: HomeTabsController(name: "home"))
         harness.show(navigation)
         await harness.expectAnswers("path.customRootTabBarController", [42])

@@ -4,8 +4,8 @@ import CoreJS
 import Testing
 
 /// The reference's `TableViewTests` and `ReuseTests`, ported to the kit (tasks in
-/// `Fixtures/original`). Steps the reference runs on later turns of the main queue run
-/// after `show` here.
+/// `Fixtures/original`, and `Fixtures/original-ts` in TypeScript: each test runs on both). Steps
+/// the reference runs on later turns of the main queue run after `show` here.
 @MainActor
 @Suite("Reference: TableViewTests, ReuseTests")
 struct OriginalTableTests {
@@ -32,17 +32,17 @@ struct OriginalTableTests {
         }
     }
 
-    @Test("TableViewTests: showing a table records what the reference's task answers", arguments: ShownTable.allCases)
-    func shownTable(_ table: ShownTable) async {
-        let harness = Harness(module: "original")
+    @Test("TableViewTests: showing a table records what the reference's task answers", arguments: ShownTable.allCases, referenceModules)
+    func shownTable(_ table: ShownTable, module: String) async {
+        let harness = Harness(module: module)
         let scenario = table.scenario
         harness.show(scenario.controller)
         await harness.expectAnswers(scenario.task, scenario.answers)
     }
 
-    @Test("ReuseTests: a reused row's sub-analyzer inherits the values of the same key path")
-    func inherit() async {
-        let harness = Harness(module: "original")
+    @Test("ReuseTests: a reused row's sub-analyzer inherits the values of the same key path", arguments: referenceModules)
+    func inherit(module: String) async {
+        let harness = Harness(module: module)
         let controller = CountingRowsController()
         harness.show(controller)
         controller.table.scroll(toRow: TableIndexPath(row: 9, section: 1))
@@ -50,9 +50,9 @@ struct OriginalTableTests {
         await harness.expectAnswers("reuse.inherit", [10, 21])
     }
 
-    @Test("ReuseTests: a screen opened from a row disappears under that row after the row scrolled away")
-    func unownedSub() async {
-        let harness = Harness(module: "original")
+    @Test("ReuseTests: a screen opened from a row disappears under that row after the row scrolled away", arguments: referenceModules)
+    func unownedSub(module: String) async {
+        let harness = Harness(module: module)
         let controller = SelectingRowsController()
         let navigation = NavigationController(rootViewController: controller)
         harness.show(navigation)
@@ -61,9 +61,9 @@ struct OriginalTableTests {
         await harness.expectAnswers("reuse.unownedSub", [42])
     }
 
-    @Test("ReuseTests.test_reload_data: values recorded before a reload do not reach the rows after it")
-    func reloadData() async {
-        let harness = Harness(module: "original")
+    @Test("ReuseTests.test_reload_data: values recorded before a reload do not reach the rows after it", arguments: referenceModules)
+    func reloadData(module: String) async {
+        let harness = Harness(module: module)
         let controller = ReloadingRowsController()
         harness.show(controller)
         controller.table.reloadData()

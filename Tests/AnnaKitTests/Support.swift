@@ -66,6 +66,10 @@ struct SnapshotNode: Equatable, CustomStringConvertible {
     var description: String { "\(path)\(index.map { "#\($0)" } ?? "")" }
 }
 
+/// The modules the reference's scenarios run on: `Fixtures/original` (JavaScript) and the same
+/// tasks in TypeScript, `Fixtures/original-ts`; each scenario must answer the same on both.
+let referenceModules = ["original", "original-ts"]
+
 /// A manager on the fixture module, an application and a window, for one test.
 @MainActor
 final class Harness {

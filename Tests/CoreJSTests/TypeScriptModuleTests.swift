@@ -125,6 +125,27 @@ struct TypeScriptModuleTests {
         #expect(first.compiledCount == 2, "loaded again after unload()")
     }
 
+    @Test("a cache folder that cannot be written is said once; every output still comes")
+    func unwritableCache() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("file", "not a folder\n")
+        let compiler = TypeScriptCompiler()
+        compiler.cacheFolder = folder.file("file") + "/typescript"
+        final class Said: Sendable { let messages = Locked<[String]>([]) }
+        let said = Said()
+        compiler.cacheWriteFailed = { message in said.messages.withLock { $0.append(message) } }
+        _ = try compiler.transpile("export const n: number = 1;\n", fileName: "/app/a.ts")
+        let output = try compiler.transpile("export const m: number = 2;\n", fileName: "/app/b.ts")
+        #expect(output.javaScript.contains("exports.m = 2"))
+        #expect(compiler.compiledCount == 2)
+        let messages = said.messages.withLock { $0 }
+        #expect(messages.count == 1, "\(messages)")
+        let file = folder.file("file")
+        let expected = "the TypeScript cache \(file)/typescript cannot be written (\(file) is a file, not a folder)"
+        #expect(messages.first?.hasPrefix(expected) == true, "\(messages)")
+        #expect(compiler.cacheWriteFailure == messages.first)
+    }
+
     @Test("source maps: VLQ segments decode to places; lines without segments take the nearest above")
     func sourceMap() throws {
         // Line 1: column 0 -> 0:0, column 4 -> 0:6; line 2 empty; line 3: column 2 -> 2:0.

@@ -15,8 +15,12 @@ enum TypeScriptCache {
         return FileManager.default.homeDirectoryForCurrentUser.path + "/.cache/anna/typescript"
     }
 
-    /// Points the shared compiler at the folder (once per process is enough; again is harmless).
+    /// Points the shared compiler at the folder (once per process is enough; again is harmless);
+    /// a folder that cannot be written is said once, as a warning.
     static func install() {
         TypeScriptCompiler.shared.cacheFolder = folder()
+        TypeScriptCompiler.shared.cacheWriteFailed = { message in
+            printError("anna: warning: \(message); make it writable, or set \(variable) to another folder (empty turns the cache off)")
+        }
     }
 }

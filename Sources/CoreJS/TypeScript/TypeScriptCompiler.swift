@@ -38,6 +38,9 @@ public final class TypeScriptCompiler: Sendable {
         var outputs: [String: TranspiledModule] = [:]
         var compiled = 0
         var cacheFolder: String?
+        var cacheWriteFailed: (@Sendable (String) -> Void)?
+        /// The first failed write to ``cacheFolder`` (said once).
+        var cacheWriteFailure: String?
     }
 
     /// The loaded compiler: its context and the `transpile` function of the driver script.
@@ -75,6 +78,17 @@ public final class TypeScriptCompiler: Sendable {
         get { state.withLock { $0.cacheFolder } }
         set { state.withLock { $0.cacheFolder = newValue } }
     }
+
+    /// Called once, with what to tell the user, the first time an output cannot be written to
+    /// ``cacheFolder`` (the output stands; later runs compile the file again). Without it, the
+    /// failure is kept in ``cacheWriteFailure``.
+    public var cacheWriteFailed: (@Sendable (String) -> Void)? {
+        get { state.withLock { $0.cacheWriteFailed } }
+        set { state.withLock { $0.cacheWriteFailed = newValue } }
+    }
+
+    /// The first failure to write to ``cacheFolder``, as said to ``cacheWriteFailed``, or nil.
+    public var cacheWriteFailure: String? { state.withLock { $0.cacheWriteFailure } }
 
     /// Releases the loaded compiler and its context (about 75 MB); a file missing from the
     /// caches loads it again. For an app that compiled its task files and goes on without.
@@ -115,7 +129,15 @@ public final class TypeScriptCompiler: Sendable {
             state.compiled += 1
             if state.outputs.count >= 512 { state.outputs.removeAll() }
             state.outputs[source] = output
-            if let cacheFile { Self.writeCache(cacheFile, source: source, output: output) }
+            if let cacheFile, let failure = Self.writeCache(cacheFile, source: source, output: output),
+                state.cacheWriteFailure == nil
+            {
+                let message =
+                    "the TypeScript cache \(state.cacheFolder ?? cacheFile) cannot be written (\(failure)): "
+                    + ".ts files are compiled again on every run"
+                state.cacheWriteFailure = message
+                state.cacheWriteFailed?(message)
+            }
             return output
         }
     }
@@ -196,17 +218,35 @@ public final class TypeScriptCompiler: Sendable {
         }
     }
 
-    /// Writes an output to the disk cache (atomically); a failure only costs a later compile.
-    static func writeCache(_ file: String, source: String, output: TranspiledModule) {
+    /// Writes an output to the disk cache (atomically). Returns why it could not, or nil: a
+    /// failure only costs a later compile (the output stands), and is said once by the caller.
+    static func writeCache(_ file: String, source: String, output: TranspiledModule) -> String? {
         let value: JSONValue = ["source": .string(source), "code": .string(output.javaScript), "map": .string(output.sourceMapJSON)]
         let folder = (file as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(value.jsonText.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+            return nil
         } catch {
-            // The cache is an optimisation: the output stands, the next run compiles again.
+            // Foundation's own text often names no cause ("could not be completed").
+            return obstacle(to: folder) ?? error.localizedDescription
         }
     }
+
+    /// What keeps `folder` from being written: its nearest existing ancestor (or itself) is a
+    /// file, or a folder this process may not write; nil when neither.
+    static func obstacle(to folder: String) -> String? {
+        var path = folder
+        var isFolder: ObjCBool = false
+        while !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            let parent = (path as NSString).deletingLastPathComponent
+            if parent == path || parent.isEmpty { return nil }
+            path = parent
+        }
+        if !isFolder.boolValue { return "\(path) is a file, not a folder" }
+        return FileManager.default.isWritableFile(atPath: path) ? nil : "\(path) is not writable"
+    }
+
 }
 
 /// A TypeScript module compiled to JavaScript.
