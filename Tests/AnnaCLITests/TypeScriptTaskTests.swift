@@ -1,4 +1,5 @@
 import AnnaTestSupport
+import CoreJS
 import Foundation
 import Testing
 
@@ -17,6 +18,44 @@ struct TypeScriptTaskTests {
         #expect(output.status == 0)
         #expect(output.stderr == "")
         #expect(output.stdout == (try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)))
+    }
+
+    @Test("trace, snapshot, replay and report on the TypeScript demo module give what they give on the JavaScript one")
+    func otherCommands() async throws {
+        let session = Self.demo.appendingPathComponent("session.ndjson").path
+        let trace = Self.demo.appendingPathComponent("session.trace.json").path
+        let modules = ["module", "module-ts"].map { Self.demo.appendingPathComponent($0).path }
+        var outputs: [[String]] = []
+        for module in modules {
+            let traced = try await AnnaInProcess.run(["trace", "--events", session, "--module", module, "--expect", trace])
+            let snapshot = try await AnnaInProcess.run(["snapshot", "--events", session, "--module", module, "--format", "json"])
+            #expect(traced.status == 0 && snapshot.status == 0, "\(traced.stderr)\(snapshot.stderr)")
+            outputs.append([traced.stdout, snapshot.stdout])
+        }
+        // The same tree and trace; the snapshot names each task's file, `.ts` for the TypeScript one.
+        #expect(outputs[1][1].contains(#""file":"HomeViewController.ts""#))
+        outputs[1][1] = outputs[1][1].replacingOccurrences(of: #".ts""#, with: #".js""#)
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[1].first?.hasSuffix("3 passed, 0 failed\n") == true)
+
+        let folder = try TemporaryFolder(["sessions/demo.ndjson": try String(contentsOfFile: session, encoding: .utf8)])
+        let replay = try await AnnaInProcess.run(
+            ["replay", folder.file("sessions"), "--module", modules[1], "--out", folder.file("out"), "--jobs", "1"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let expected = try String(contentsOf: Self.demo.appendingPathComponent("expected-results.ndjson"), encoding: .utf8)
+        #expect(try folder.read("out/demo.ndjson") == expected)
+
+        let report = try await AnnaInProcess.run([
+            "report", "--events", session, "--module", modules[1], "-o", folder.file("r.html"), "--expect", trace,
+        ])
+        #expect(report.status == 0, "\(report.stderr)")
+        let html = try folder.read("r.html")
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"anna-report-data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = try JSONValue(parsing: String(html[start.upperBound..<end.lowerBound]))
+        #expect(data["stats"]?["results"] == 1209)
+        #expect(data["trace"]?.stringValue?.hasSuffix("3 passed, 0 failed") == true)
+        #expect(html.contains("HomeViewController.ts") && !html.contains(".ts.js"), "the .ts files by their names")
     }
 
     @Test("a cache folder that cannot be written is one warning; the results are all there")
