@@ -104,6 +104,28 @@ struct InspectReportCommandTests {
         #expect(!rest.contains("truncated"))  // said once
     }
 
+    @Test("anna inspect on the TypeScript demo module serves its tree and tasks with the .ts files' places")
+    func inspectTypeScript() async throws {
+        let process = Process()
+        process.executableURL = AnnaProcess.executable
+        process.arguments = ["inspect", "--events", session, "--module", demo.appendingPathComponent("module-ts").path, "--port", "0"]
+        let errors = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let serving = try await PipeReader.read(errors, until: "(Ctrl-C stops)")
+        let port = try #require(Self.port(in: serving), "no port in: \(serving)")
+        try await Self.waitForLineCount(5413, port: port)
+        for route in ["/api/tree", "/api/tasks"] {
+            let (status, text) = try await RawConnection.request(port: port, "GET \(route) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
+            #expect(status == 200)
+            // (A namespace without a task file is listed by both names it would load.)
+            #expect(text.contains("HomeViewController.ts") && !text.contains(".ts.js"), "\(route): \(text.prefix(600))")
+        }
+        process.terminate()
+    }
+
     /// The port in `anna inspect`'s line `serving … on http://127.0.0.1:PORT… (Ctrl-C stops)`.
     static func port(in text: String) -> Int? {
         guard let range = text.range(of: "http://127.0.0.1:") else { return nil }
