@@ -81,17 +81,9 @@ struct InspectReportCommandTests {
     func followTruncated() async throws {
         let folder = try TemporaryFolder()
         try folder.write("s.ndjson", try String(contentsOfFile: session, encoding: .utf8))
-        let process = Process()
-        process.executableURL = AnnaProcess.executable
-        process.arguments = ["inspect", "--events", folder.file("s.ndjson"), "--module", module, "--port", "0"]
-        let errors = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = errors
-        try process.run()
+        let (process, errors, serving, port) = try await Self.inspect(events: folder.file("s.ndjson"), module: module)
         defer { if process.isRunning { process.terminate() } }
-        let serving = try await PipeReader.read(errors, until: "(Ctrl-C stops)")
         #expect(serving.contains("anna inspect: serving \(folder.file("s.ndjson"))"))
-        let port = try #require(Self.port(in: serving), "no port in: \(serving)")
         try await Self.waitForLineCount(5413, port: port)  // it has read the whole file, to its end
         let handle = try #require(FileHandle(forWritingAtPath: folder.file("s.ndjson")))
         try handle.truncate(atOffset: 0)
@@ -106,16 +98,8 @@ struct InspectReportCommandTests {
 
     @Test("anna inspect on the TypeScript demo module serves its tree and tasks with the .ts files' places")
     func inspectTypeScript() async throws {
-        let process = Process()
-        process.executableURL = AnnaProcess.executable
-        process.arguments = ["inspect", "--events", session, "--module", demo.appendingPathComponent("module-ts").path, "--port", "0"]
-        let errors = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = errors
-        try process.run()
+        let (process, _, _, port) = try await Self.inspect(events: session, module: demo.appendingPathComponent("module-ts").path)
         defer { if process.isRunning { process.terminate() } }
-        let serving = try await PipeReader.read(errors, until: "(Ctrl-C stops)")
-        let port = try #require(Self.port(in: serving), "no port in: \(serving)")
         try await Self.waitForLineCount(5413, port: port)
         for route in ["/api/tree", "/api/tasks"] {
             let (status, text) = try await RawConnection.request(port: port, "GET \(route) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")
@@ -124,6 +108,24 @@ struct InspectReportCommandTests {
             #expect(text.contains("HomeViewController.ts") && !text.contains(".ts.js"), "\(route): \(text.prefix(600))")
         }
         process.terminate()
+    }
+
+    /// Starts `anna inspect --events events --module module --port 0`; the process, its standard
+    /// error, what it printed up to its serving line, and the port it serves on.
+    static func inspect(events: String, module: String) async throws -> (Process, Pipe, String, Int) {
+        let process = Process()
+        process.executableURL = AnnaProcess.executable
+        process.arguments = ["inspect", "--events", events, "--module", module, "--port", "0"]
+        let errors = Pipe()
+        process.standardOutput = Pipe()
+        process.standardError = errors
+        try process.run()
+        let serving = try await PipeReader.read(errors, until: "(Ctrl-C stops)")
+        guard let port = port(in: serving) else {
+            process.terminate()
+            throw RawConnectionError("no port in: \(serving)")
+        }
+        return (process, errors, serving, port)
     }
 
     /// The port in `anna inspect`'s line `serving … on http://127.0.0.1:PORT… (Ctrl-C stops)`.

@@ -80,8 +80,9 @@ public final class TypeScriptCompiler: Sendable {
     }
 
     /// Called once, with what to tell the user, the first time an output cannot be written to
-    /// ``cacheFolder`` (the output stands; later runs compile the file again). Without it, the
-    /// failure is kept in ``cacheWriteFailure``.
+    /// ``cacheFolder`` (the output stands; later runs compile the file again), outside the
+    /// compiler's lock, so it may call back. Without it, the failure is kept in
+    /// ``cacheWriteFailure``.
     public var cacheWriteFailed: (@Sendable (String) -> Void)? {
         get { state.withLock { $0.cacheWriteFailed } }
         set { state.withLock { $0.cacheWriteFailed = newValue } }
@@ -117,12 +118,13 @@ public final class TypeScriptCompiler: Sendable {
     ///   `fileName` (the first error the compiler found), or ``TypeScriptError`` when the
     ///   compiler is not installed or does not load.
     public func transpile(_ source: String, fileName: String) throws -> TranspiledModule {
-        try state.withLock { state throws -> TranspiledModule in
-            if let kept = state.outputs[source] { return kept }
+        // The first cache write failure is said after the lock is released: a handler may call back.
+        let (output, failure) = try state.withLock { state throws -> (TranspiledModule, (@Sendable (String) -> Void, String)?) in
+            if let kept = state.outputs[source] { return (kept, nil) }
             let cacheFile = state.cacheFolder.map { Self.cacheFile(in: $0, source: source) }
             if let cacheFile, let kept = Self.readCache(cacheFile, source: source) {
                 state.outputs[source] = kept
-                return kept
+                return (kept, nil)
             }
             let engine = try Self.engine(&state, path: locateCompiler())
             let output = try Self.compile(source, fileName: fileName, engine: engine)
@@ -136,10 +138,12 @@ public final class TypeScriptCompiler: Sendable {
                     "the TypeScript cache \(state.cacheFolder ?? cacheFile) cannot be written (\(failure)): "
                     + ".ts files are compiled again on every run"
                 state.cacheWriteFailure = message
-                state.cacheWriteFailed?(message)
+                return (output, state.cacheWriteFailed.map { ($0, message) })
             }
-            return output
+            return (output, nil)
         }
+        if let (said, message) = failure { said(message) }
+        return output
     }
 
     private static func engine(_ state: inout State, path: String?) throws -> Engine {
@@ -246,7 +250,6 @@ public final class TypeScriptCompiler: Sendable {
         if !isFolder.boolValue { return "\(path) is a file, not a folder" }
         return FileManager.default.isWritableFile(atPath: path) ? nil : "\(path) is not writable"
     }
-
 }
 
 /// A TypeScript module compiled to JavaScript.
