@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import CoreJS
@@ -34,6 +35,19 @@ struct JSStringTests {
                 UInt16.random(in: interesting.randomElement(using: &generator)!, using: &generator)
             }
             #expect(Array(Self.decoded(units).utf8) == Array(Self.reference(units).utf8), "\(units)")
+        }
+    }
+
+    @Test(
+        "a string to JavaScript keeps every character, NUL too, whether Swift's or Foundation's",
+        arguments: [
+            "", "abc", "a\u{0}b", "\u{0}", "é€😀\u{0}", String(repeating: "x", count: 100_000) + "\u{0}",
+            "long " + String(repeating: "é", count: 50_000),
+        ])
+    func toTheEngine(text: String) {
+        for string in [text, String(NSString(string: text))] {
+            #expect(containsNUL(string) == string.unicodeScalars.contains("\u{0}"))
+            #expect(withJSString(string) { String(jsString: $0) } == string)
         }
     }
 

@@ -106,11 +106,11 @@ struct ModuleOptions: ParsableArguments {
         let tasks = isTaskFolder ? folder : folder.appendingPathComponent("task")
         try Self.requireTaskFolder(tasks.path)
         let files = LocalFileAccess()
-        if isTaskFolder, files.isFile(atPath: tasks.path + "/index.js") || files.isFile(atPath: tasks.path + "/index.ts"),
+        if isTaskFolder, let index = ["index.js", "index.ts"].first(where: { files.isFile(atPath: tasks.path + "/" + $0) }),
             files.isDirectory(atPath: tasks.path + "/task")
         {
             throw CommandFailure(
-                "anna: \(tasks.path) is an analytics module (index.js and task/), not a task folder; "
+                "anna: \(tasks.path) is an analytics module (\(index) and task/), not a task folder; "
                     + "use --module \(tasks.path), or --tasks \(tasks.path)/task",
                 exitCode: ExitCodes.noInput)
         }

@@ -3,6 +3,7 @@
 // swift-format-ignore-file: NeverForceUnwrap
 
 internal import CJavaScriptCore
+import Foundation
 
 /// Runs `body` with a temporary `JSStringRef` holding `string`, released afterwards.
 /// Built from UTF-16 code units, so embedded NUL characters survive.
@@ -14,11 +15,21 @@ func withJSString<Result>(_ string: String, _ body: (JSStringRef) throws -> Resu
 
 /// A new `JSStringRef` (+1) holding `string`; the caller releases it.
 func makeJSString(_ string: String) -> JSStringRef {
-    if string.utf8.allSatisfy({ $0 != 0 }) {
+    if !containsNUL(string) {
         return JSStringCreateWithUTF8CString(string)!
     }
     let units = Array(string.utf16)
     return units.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count)! }
+}
+
+/// Whether `string` holds a NUL character: `memchr` over its UTF-8 bytes (iterating the
+/// `utf8` view took 45 ms for TypeScript's 10.8 MB compiler, 4% of a cold TypeScript run).
+func containsNUL(_ string: String) -> Bool {
+    let found = string.utf8.withContiguousStorageIfAvailable { bytes in
+        guard let start = bytes.baseAddress else { return false }
+        return memchr(start, 0, bytes.count) != nil
+    }
+    return found ?? string.utf8.contains(0)
 }
 
 extension String {
