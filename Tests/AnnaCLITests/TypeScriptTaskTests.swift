@@ -116,6 +116,31 @@ struct TypeScriptTaskTests {
         #expect(output.stderrLines.contains("  12:\tspin\t1 match, 1 failed"), "\(output.stderrLines)")
     }
 
+    @Test("a task stopped at the memory limit is named at its .ts line and column")
+    func memoryLimitPlace() async throws {
+        let tasks = """
+            interface Heap { kept: number[][] }
+            const heap: Heap = { kept: [] };
+            match('grow', (): void => { for (;;) heap.kept.push(new Array<number>(65536).fill(heap.kept.length)); });
+            match('tap', (): number => 1);
+
+            """
+        let session = """
+            {"op":"register","id":1,"parent":null,"name":"__root__"}
+            {"op":"event","id":1,"name":"grow"}
+            {"op":"event","id":1,"name":"tap"}
+
+            """
+        let workspace = try Workspace(["tasks/index.ts": tasks, "s.ndjson": session])
+        let output = try await AnnaInProcess.run(
+            ["run", "--events", workspace.file("s.ndjson"), "--tasks", workspace.file("tasks"), "--memory-limit", "64"])
+        let file = LocalPath.real(workspace.file("tasks/index.ts"))
+        #expect(output.stdoutLines == ["1"], "the engine goes on after the stop")
+        let stop = output.stderrLines.first { $0.contains("past the limit of 64 MB") }
+        #expect(stop?.contains("task 'grow' (\(file):3:6)") == true, "\(output.stderrLines)")
+        #expect(!output.stderr.contains(".ts.js"))
+    }
+
     @Test("a syntax error stops the file at its .ts line and column; anna check names it too")
     func syntaxError() async throws {
         let workspace = try Workspace([
