@@ -63,21 +63,17 @@ struct ModuleFolderTests {
     func wrongKindOfFolder() async throws {
         let workspace = try Workspace.shop()
         let module = workspace.file("module")
-        let tasks = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", module])
-        #expect(tasks.status == 66)
-        #expect(
-            tasks.stderrLines == [
-                "anna: \(module) is an analytics module (index.js and task/), not a task folder; use --module \(module), or --tasks \(module)/task"
-            ])
         try workspace.write("typed/index.ts", "module.exports = require('anna').configured({ task: __dirname + '/task' });\n")
         try workspace.write("typed/task/index.ts", "match('a/tap', (): number => 1);\n")
-        let typed = workspace.file("typed")
-        let typedTasks = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", typed])
-        #expect(typedTasks.status == 66)
-        #expect(
-            typedTasks.stderrLines == [
-                "anna: \(typed) is an analytics module (index.ts and task/), not a task folder; use --module \(typed), or --tasks \(typed)/task"
-            ])
+        // Named by the index file it has.
+        for (folder, index) in [(module, "index.js"), (workspace.file("typed"), "index.ts")] {
+            let tasks = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--tasks", folder])
+            #expect(tasks.status == 66)
+            #expect(
+                tasks.stderrLines == [
+                    "anna: \(folder) is an analytics module (\(index) and task/), not a task folder; use --module \(folder), or --tasks \(folder)/task"
+                ])
+        }
         try workspace.write("bare/Screen.js", "match('a/tap', () => 1);\n")
         let bare = workspace.file("bare")
         let noIndex = try await AnnaInProcess.run(["run", "--events", workspace.file("session.ndjson"), "--module", bare])
