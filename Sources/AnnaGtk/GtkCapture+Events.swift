@@ -13,11 +13,10 @@ extension GtkCapture {
     /// `clicked`: a named button records `touch-up-inside`; the nearest named widget from the
     /// button up takes the focus.
     func buttonClicked(_ button: GtkWidgetPointer) {
-        if let node = node(for: button) {
-            node.nodeAnalyzer.record(Self.touchUpInside, with: nil)
-            node.nodeAnalyzer.markFocused()
+        if let node = unretainedNode(for: button) {
+            node._withUnsafeGuaranteedRef { $0.nodeAnalyzer.recordFocusing(Self.touchUpInside, with: nil) }
         } else {
-            nearestNode(from: gtk_widget_get_parent(button))?.nodeAnalyzer.markFocused()
+            unretainedNearestNode(from: gtk_widget_get_parent(button))?._withUnsafeGuaranteedRef { $0.nodeAnalyzer.markFocused() }
         }
     }
 
@@ -37,18 +36,18 @@ extension GtkCapture {
     }
 
     private func select(in list: GtkWidgetPointer, row: GtkWidgetPointer?, position: Int) {
-        if let row, let node = node(for: row) {
-            node.nodeAnalyzer.record(Self.didSelect, with: nil)
-            node.nodeAnalyzer.markFocused()
-        } else if let node = nearestNode(from: list) {
-            node.nodeAnalyzer.record(Self.didSelect, with: ["index": .number(Double(position))])
-            node.nodeAnalyzer.markFocused()
+        if let row, let node = unretainedNode(for: row) {
+            node._withUnsafeGuaranteedRef { $0.nodeAnalyzer.recordFocusing(Self.didSelect, with: nil) }
+        } else if let node = unretainedNearestNode(from: list) {
+            node._withUnsafeGuaranteedRef {
+                $0.nodeAnalyzer.recordFocusing(Self.didSelect, with: ["index": .number(Double(position))])
+            }
         }
     }
 
     /// A toggle's, switch's or range's value changed: its node records `ana-updated`.
     func valueChanged(_ widget: GtkWidgetPointer, keyPath: String, value: JSONValue) {
-        node(for: widget)?.nodeAnalyzer.update(value, for: keyPath)
+        unretainedNode(for: widget)?._withUnsafeGuaranteedRef { $0.nodeAnalyzer.update(value, for: keyPath) }
     }
 
     /// An editable's text changed: recorded at the end of the interval it started, so typing
@@ -78,11 +77,12 @@ extension GtkCapture {
         node.nodeAnalyzer.update(JSONValue.string(text), for: "text")
     }
 
-    /// The node of `widget` or of its nearest named ancestor.
-    func nearestNode(from widget: GtkWidgetPointer?) -> WidgetNode? {
+    /// The node of `widget` or of its nearest named ancestor, unretained (see
+    /// ``unretainedNode(for:)``).
+    func unretainedNearestNode(from widget: GtkWidgetPointer?) -> Unmanaged<WidgetNode>? {
         var current = widget
         while let each = current {
-            if let node = node(for: each) { return node }
+            if let node = unretainedNode(for: each) { return node }
             current = gtk_widget_get_parent(each)
         }
         return nil

@@ -7,8 +7,15 @@ import CoreJS
 extension GtkCapture {
     /// The node of `widget` when it is named, made (and enabled) the first time.
     func node(for widget: GtkWidgetPointer) -> WidgetNode? {
+        unretainedNode(for: widget)?.takeUnretainedValue()
+    }
+
+    /// ``node(for:)`` without a reference: for the hooked emissions, which use the node only
+    /// while GTK's thread is in the hook (`nodes` keeps it meanwhile), and whose retains of it
+    /// would take the slow path (its analyzer refers to it weakly).
+    func unretainedNode(for widget: GtkWidgetPointer) -> Unmanaged<WidgetNode>? {
         let key = UnsafeMutableRawPointer(widget)
-        if let node = existingNode(of: key) { return node }
+        if let node = unretainedExistingNode(of: key) { return node }
         guard let name = GObjectAccess.appName(of: widget) else { return nil }
         let placement = placement(of: widget)
         let node = WidgetNode(widget: widget, name: name, namespace: Self.namespace(of: widget), parent: placement.parent)
@@ -16,15 +23,18 @@ extension GtkCapture {
         g_object_set_qdata(GObjectAccess.object(key), nodeQuark, Unmanaged.passUnretained(node).toOpaque())
         watchDisposal(of: key)
         attach(node, at: placement)
-        return node
+        return Unmanaged.passUnretained(node)
     }
 
     /// The node `widget` has, if any. Every hooked emission asks, so the node rides on the
     /// widget (GObject qdata, unretained: `nodes` keeps it, and whatever removes it from
     /// `nodes` clears the qdata) instead of being looked up by a hashed pointer.
     func existingNode(of widget: UnsafeMutableRawPointer) -> WidgetNode? {
-        guard let data = g_object_get_qdata(GObjectAccess.object(widget), nodeQuark) else { return nil }
-        return Unmanaged<WidgetNode>.fromOpaque(data).takeUnretainedValue()
+        unretainedExistingNode(of: widget)?.takeUnretainedValue()
+    }
+
+    private func unretainedExistingNode(of widget: UnsafeMutableRawPointer) -> Unmanaged<WidgetNode>? {
+        g_object_get_qdata(GObjectAccess.object(widget), nodeQuark).map { Unmanaged<WidgetNode>.fromOpaque($0) }
     }
 
     /// Forgets the node of `widget` (it is disposed, or the capture uninstalled).

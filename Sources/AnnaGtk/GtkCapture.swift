@@ -172,8 +172,10 @@ public final class GtkCapture: @unchecked Sendable {
     /// Every hook's entry point: hands the emission to the capture it was added for.
     private static let hook: GSignalEmissionHook = { _, count, values, data in
         guard let data else { return 1 }
-        let context = Unmanaged<HookReference>.fromOpaque(data).takeUnretainedValue()
-        context.capture.handle(context.kind, values: values, count: Int(count))
+        // GTK holds the reference until the hook is removed: used without retaining it.
+        Unmanaged<HookReference>.fromOpaque(data)._withUnsafeGuaranteedRef { context in
+            context.capture.handle(context.kind, values: values, count: Int(count))
+        }
         return 1  // keep the hook
     }
 

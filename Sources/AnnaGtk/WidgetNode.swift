@@ -19,9 +19,9 @@ final class WidgetNode: Analyzable, @unchecked Sendable {
     var isAppeared = false
     /// The row position the node was last attached at (`nil` outside rows). GTK's thread only.
     var placedIndex: Int?
-    /// The analyzer; its namespace is the widget's (see ``GtkCapture/namespace(of:)``). Set
-    /// in `init`, once `self` exists, and never again.
-    private(set) var nodeAnalyzer: Analyzer!
+    /// The analyzer; its namespace is the widget's (see ``GtkCapture/namespace(of:)``). A
+    /// constant, so a hooked emission calls it without retaining it.
+    let nodeAnalyzer: Analyzer
     var analyzer: any Analyzing { nodeAnalyzer }
     private let parentLock = NSLock()
     private var parent: any FocusPathConstituting
@@ -30,7 +30,8 @@ final class WidgetNode: Analyzable, @unchecked Sendable {
         self.widget = widget
         self.name = name
         self.parent = parent
-        nodeAnalyzer = Analyzer(owner: self, namespace: namespace)
+        nodeAnalyzer = Analyzer(namespace: namespace)
+        nodeAnalyzer.adopt(owner: self)
     }
 
     func parentConstitutor() -> (any FocusPathConstituting)? {

@@ -140,6 +140,39 @@ struct AnalyzerParentLookupTests {
         analyzer(of: other).enable(naming: "other")
         #expect(analyzer(of: other).parentAnalyzer === analyzer(of: screen))
     }
+
+    @Test("focus marks reach the root again after a reset, a mark elsewhere and the root's re-registration")
+    func focusAgain() {
+        let app = App()
+        let screen = app.screen()
+        let (button, other) = (Link(screen), Link(screen))
+        analyzer(of: button).enable(naming: "button")
+        analyzer(of: other).enable(naming: "other")
+        /// Enables a new analyzer under the screen's chain and says which analyzer it hangs under.
+        func openedParent() -> Analyzer? {
+            let opened = Link(screen)
+            analyzer(of: opened).enable(naming: "opened")
+            return analyzer(of: opened).parentAnalyzer
+        }
+        analyzer(of: button).recordFocusing("touch-up-inside", with: nil)
+        analyzer(of: button).markFocused()
+        #expect(openedParent() === analyzer(of: button))
+        analyzer(of: other).markFocused()
+        analyzer(of: button).markFocused()
+        #expect(openedParent() === analyzer(of: button))
+        app.root.resetFocus()
+        analyzer(of: button).markFocused()
+        #expect(app.root.focusedAnalyzer === analyzer(of: button))
+        // Deregistering the tree cancels the registrations the root is found through; the
+        // next mark registers the chain again and finds the root on its new registration.
+        app.root.detach()
+        #expect(analyzer(of: button).registeredNodeID == nil)
+        app.root.resetFocus()
+        analyzer(of: button).markFocused()
+        #expect(analyzer(of: button).registeredNodeID != nil)
+        #expect(analyzer(of: button).rootAnalyzer === app.root)
+        #expect(openedParent() === analyzer(of: button))
+    }
 }
 
 @Suite("Analyzer+MainActor: what belongs to the main actor is asked there")

@@ -44,17 +44,10 @@ extension Analyzer {
     }
 
     /// The root above this analyzer in the registered tree (itself for the root; `nil` when
-    /// not registered). A plain loop: focus marks ask on every click, and the lazy sequence
-    /// it replaces cost a generic-metadata lookup and closure contexts each time.
+    /// not registered).
     var rootAnalyzer: RootAnalyzer? {
         if let root = self as? RootAnalyzer { return root }
-        guard liveRegistration != nil else { return nil }
-        var current = parentAnalyzer
-        while let analyzer = current {
-            if let root = analyzer as? RootAnalyzer { return root }
-            current = analyzer.parentAnalyzer
-        }
-        return nil
+        return liveRegistration?.root?.takeUnretainedValue()
     }
 
     /// This analyzer and those above it in the registered tree, nearest first (just this

@@ -81,6 +81,20 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         isKeyed = false
     }
 
+    /// Creates an analyzer whose owner is given later, with ``adopt(owner:)``: for an owner
+    /// that keeps its analyzer in a constant, so cannot hand over `self` before it exists.
+    package init(namespace: String) {
+        owner = nil
+        self.namespace = namespace
+        number = Self.nextNumber()
+        isKeyed = false
+    }
+
+    /// Sets the owner of an analyzer made with ``init(namespace:)``.
+    package func adopt(owner: any FocusPathConstituting) {
+        Self.lock.withLock { self.owner = owner }
+    }
+
     init(keyedUnder owner: (any FocusPathConstituting)?) {
         self.owner = owner
         namespace = nil
@@ -257,16 +271,27 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         record(StandardEvent.updated, .update(keyPath: keyPath, value: value?.jsonValue))
     }
 
-    private func record(_ event: String, _ properties: EventProperties) {
+    /// Records `event` with `attributes` and marks this analyzer focused, in one hold of the
+    /// lock: what a toolkit's capture does for a click or a row's activation.
+    package func recordFocusing(_ event: String, with attributes: [String: JSONValue]?) {
         Self.lock.withLock {
-            let time = Manager.now()
-            if register(), let registration {
-                registration.sendEvent(name: event, properties: properties, time: time)
-            } else {
-                if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
-                if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
-                pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
-            }
+            recordLocked(event, .attributes(attributes ?? [:]))
+            focusLocked()
+        }
+    }
+
+    private func record(_ event: String, _ properties: EventProperties) {
+        Self.lock.withLock { recordLocked(event, properties) }
+    }
+
+    private func recordLocked(_ event: String, _ properties: EventProperties) {
+        let time = Manager.now()
+        if register(), let registration {
+            registration.sendEvent(name: event, properties: properties, time: time)
+        } else {
+            if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
+            if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
+            pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
         }
     }
 
@@ -311,10 +336,15 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     /// Marks this analyzer focused (see ``Analyzing/markFocused()``).
     public func markFocused() {
-        Self.lock.withLock {
-            _ = register()
-            rootAnalyzer?.focus(on: self)
-        }
+        Self.lock.withLock { focusLocked() }
+    }
+
+    /// Registers the node if it can, and makes it the root's focused analyzer. The root is
+    /// reached through the registrations without retaining it (a root's reference count takes
+    /// the slow path: its children refer to it weakly), since every click asks.
+    private func focusLocked() {
+        guard register(), let root = registration?.root else { return }
+        root._withUnsafeGuaranteedRef { $0.focus(on: self) }
     }
 
     /// Registers the node if the parent chain allows; `true` when registered. The root

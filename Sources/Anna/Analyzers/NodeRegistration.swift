@@ -32,6 +32,10 @@ final class NodeRegistration {
     /// The kept nodes registered under this record, by ID.
     var keptChildren: [NodeID: KeptNode] = [:]
     private var isCancelled = false
+    /// On the root's registration, its analyzer (set by it), unretained: the root keeps its
+    /// registration and cancels it when it goes, and no chain under a cancelled registration
+    /// is used.
+    var rootAnalyzer: Unmanaged<RootAnalyzer>?
     /// The value of ``cancellations`` when the chain was last found live (-1: never).
     private var checkedAt = -1
     /// How many registrations were ever cancelled (under ``Analyzer``'s lock).
@@ -71,6 +75,14 @@ final class NodeRegistration {
             current = parent
         }
         return false
+    }
+
+    /// The root analyzer at the top of the chain, unretained (see ``rootAnalyzer``); to be
+    /// used while this registration is live, under the analyzers' lock.
+    var root: Unmanaged<RootAnalyzer>? {
+        unowned(unsafe) var current = self
+        while let parent = current.parent { current = parent }
+        return current.rootAnalyzer
     }
 
     /// The node's path as tasks see it (`/notes/new`; the root's is empty), from the names

@@ -11,6 +11,9 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     /// The manager every node under this root reports to.
     public let manager: Manager
     weak var focusedAnalyzer: Analyzer?
+    /// The ``Analyzer/number`` of ``focusedAnalyzer`` (-1: none): focusing the same analyzer
+    /// again leaves the weak reference alone.
+    private var focusedNumber = -1
     var focusSequence = 0
 
     /// Creates the root analyzer; it registers `__root__` on first use.
@@ -37,6 +40,7 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     override func register() -> Bool {
         if nodeID != nil { return true }
         sendRegistration(id: NodeID(number), name: Self.rootName, under: nil, manager: manager)
+        registration?.rootAnalyzer = Unmanaged.passUnretained(self)
         return true
     }
 
@@ -46,12 +50,16 @@ public final class RootAnalyzer: Analyzer, @unchecked Sendable {
     public func resetFocus() {
         Self.lock.withLock {
             focusedAnalyzer = nil
+            focusedNumber = -1
             focusSequence = Self.nextSequence()
         }
     }
 
     func focus(on analyzer: Analyzer) {
-        focusedAnalyzer = analyzer
+        if focusedNumber != analyzer.number {
+            focusedAnalyzer = analyzer
+            focusedNumber = analyzer.number
+        }
         focusSequence = Self.nextSequence()
     }
 }
