@@ -44,13 +44,23 @@ struct ExitDrainTests {
         arguments: ["return", "exit"])
     func normalExit(mode: String) async throws {
         let folder = try Self.workspace()
+        let started = ContinuousClock.now
         let output = try await Self.run([
             mode, "\(Self.events)", folder.file("m"), folder.file("recording.ndjson"), folder.file("outbox.sqlite"),
         ])
+        let elapsed = ContinuousClock.now - started
         #expect(output.status == 0)
-        #expect(output.stderr == "")
         #expect(try Self.recordedTaps(folder) == Array(0..<Self.events))
-        #expect(try await Self.outboxCount(folder) == Self.events)
+        let stored = try await Self.outboxCount(folder) ?? -1
+        // The helper takes well under a second. When the machine starved it for longer than
+        // the drain's bound, the drain may run out of time: then what it did not store must
+        // be said, to the result.
+        if elapsed > .seconds(2), stored < Self.events {
+            #expect(output.stderr.contains(" \(Self.events - stored) result\(Self.events - stored == 1 ? "" : "s") not stored "), "\(output.stderr)")
+        } else {
+            #expect(output.stderr == "")
+            #expect(stored == Self.events)
+        }
     }
 
     @Test("a task that ends the process on the script queue: what ran is kept, what never ran is counted in one line")
