@@ -41,15 +41,18 @@ struct EmissionCost {
             }
             if let error = errors.first { throw BenchFailure(description: "G1: the manager reported: \(error)") }
             let overhead = zip(on, off).map { $0 - $1 }
+            let ratio = Stats.median(zip(on, off).map { $0 / $1 })
             let line: [String: Any] = [
                 "scenario": "G1", "variant": variant, "emissions": emissions, "rounds": rounds,
                 "nsPerEmissionOff": Stats.rounded(Stats.median(off), 1), "nsPerEmissionOn": Stats.rounded(Stats.median(on), 1),
                 "overheadNs": Stats.rounded(Stats.median(overhead), 1), "pairs": overhead.map { Stats.rounded($0, 1) },
+                "onOverOff": Stats.rounded(ratio, 2),
                 "median": true, "guard": ["overheadNs"],
             ]
             report(
                 "G1 \(variant) button: \(Int(Stats.median(off))) ns per clicked emission without the capture, "
-                    + "\(Int(Stats.median(on))) with it: +\(Int(Stats.median(overhead))) ns (median of \(rounds) pairs)")
+                    + "\(Int(Stats.median(on))) with it: +\(Int(Stats.median(overhead))) ns, "
+                    + "\(Stats.rounded(ratio, 2))× (medians of \(rounds) pairs)")
             lines.append(line)
         }
         return lines
