@@ -78,6 +78,7 @@ extension Analyzer {
     /// Registers the node if the parent chain allows; `true` when registered. (What
     /// ``register()`` does for every analyzer but the root.)
     func registerUnderParent() -> Bool {
+        if let registration = unretainedRegistration, registration._withUnsafeGuaranteedRef({ $0.isLive }) { return true }
         if liveRegistration != nil { return true }
         guard enabled, let name, let parent = superAnalyzer ?? parentByLookingUp() else { return false }
         guard parent.register(), let parentRegistration = parent.registration else {

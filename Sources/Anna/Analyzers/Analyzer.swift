@@ -46,7 +46,12 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     private var keyedSubAnalyzers: [[NodeKey]: Analyzer] = [:]
 
     /// The node's registration; see ``liveRegistration``.
-    var registration: NodeRegistration?
+    var registration: NodeRegistration? {
+        didSet { unretainedRegistration = registration.map(Unmanaged.passUnretained) }
+    }
+    /// ``registration`` for the per-event path, which uses it under the lock without
+    /// retaining it (``registration`` keeps it).
+    private(set) var unretainedRegistration: Unmanaged<NodeRegistration>?
     /// The registration an ancestor's deregistration ended while this analyzer stayed: the
     /// core keeps the node detached, with its values, for this analyzer to take back when it
     /// registers again (with the same ID: it moves there); a new ID, or ``unregister()``,
@@ -286,8 +291,8 @@ public class Analyzer: Analyzing, @unchecked Sendable {
 
     private func recordLocked(_ event: String, _ properties: EventProperties) {
         let time = Manager.now()
-        if register(), let registration {
-            registration.sendEvent(name: event, properties: properties, time: time)
+        if register(), let registration = unretainedRegistration {
+            registration._withUnsafeGuaranteedRef { $0.sendEvent(name: event, properties: properties, time: time) }
         } else {
             if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
             if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
@@ -343,7 +348,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// reached through the registrations without retaining it (a root's reference count takes
     /// the slow path: its children refer to it weakly), since every click asks.
     private func focusLocked() {
-        guard register(), let root = registration?.root else { return }
+        guard register(), let root = unretainedRegistration?._withUnsafeGuaranteedRef({ $0.root }) else { return }
         root._withUnsafeGuaranteedRef { $0.focus(on: self) }
     }
 
