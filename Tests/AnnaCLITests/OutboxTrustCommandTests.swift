@@ -44,7 +44,9 @@ struct OutboxTrustCommandTests {
         let outbox = workspace.file("outbox.sqlite")
         let run = try await AnnaInProcess.run(["run", "--events", session, "--module", module, "--outbox", outbox])
         #expect(run.status == 0)
-        let port = try LoopbackPort.unused()
+        let refusing = try LoopbackPort.refusing()
+        defer { refusing.close() }
+        let port = refusing.port
         let flush = try await AnnaProcess.run(
             ["outbox", "flush", outbox, "--deliver", "http://127.0.0.1:\(port)/batch", "--timeout", "2"], timeout: 60)
         #expect(!flush.timedOut)

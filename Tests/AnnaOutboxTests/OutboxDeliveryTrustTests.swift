@@ -115,7 +115,9 @@ import Testing
     @Test func aClosedPortFailsFastAndIsSaidOnceWithItsReason() async throws {
         let rig = try Rig()
         try rig.append(5)
-        let port = try LoopbackPort.unused()
+        let refusing = try LoopbackPort.refusing()
+        defer { refusing.close() }
+        let port = refusing.port
         var configuration = UploadConfiguration(url: "http://127.0.0.1:\(port)/batch")
         configuration.requestTimeout = .seconds(600)
         configuration.initialBackoff = .milliseconds(10)

@@ -180,7 +180,9 @@ import Testing
     @Test func aClosedPortIsSaidOnceAndTheResultsAreKept() async throws {
         let rig = try Rig()
         try rig.append(3)
-        let port = try LoopbackPort.unused()
+        let refusing = try LoopbackPort.refusing()
+        defer { refusing.close() }
+        let port = refusing.port
         let uploader = try Self.uploader(rig, .segment, url: "http://127.0.0.1:\(port)/v1/batch")
         let flush = Task { await uploader.flush(timeout: Rig.drainDeadline) }
         while uploader.tally.requests < 3 { try await Task.sleep(for: .milliseconds(10)) }
