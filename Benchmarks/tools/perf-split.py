@@ -3,9 +3,9 @@
 
 Each sample goes to the role of its thread: the caller (the threads that call `Analyzer.record`),
 the script queue (the thread that runs JavaScript), delivery (the delegate queue), the engine's
-background threads (JavaScriptCore's compilers and collector helpers), or other. A thread's role is
-read from the frames of its samples, not from its name, because Swift's cooperative threads and
-dispatch's workers share names. With --events N and --cpu-seconds S (the measurement's own figures)
+background threads (JavaScriptCore's compilers and collector helpers), or other. A sample's role is
+read from its frames, not from its thread's name, because Swift's cooperative threads and
+dispatch's workers share names (and a worker serves several queues). With --events N and --cpu-seconds S (the measurement's own figures)
 it also prints nanoseconds per event for each role.
 
 Usage: perf-split.py perf.data [--events N --cpu-seconds S] [--top K]
@@ -16,10 +16,17 @@ import re
 import subprocess
 
 ROLES = [  # (role, a frame that marks it), first match wins
+    ("script queue", re.compile(r"ScriptQueue.*drain|AnalyticsEngine|ModuleBridge")),
     ("delivery", re.compile(r"ResultDelivery|DeliveryMultiplex|PendingResults|ResultCounter")),
-    ("script queue", re.compile(r"ScriptQueue|AnalyticsEngine|ModuleBridge")),
     ("caller", re.compile(r"Analyzer|ThroughputMeasurement|EventMix|WorkQueue")),
 ]
+
+
+def role_of(frames):
+    for role, pattern in ROLES:
+        if any(pattern.search(frame) for frame in frames):
+            return role
+    return None
 
 
 def samples(path):
@@ -53,19 +60,20 @@ def main():
     for comm, tid, frames in samples(options.data):
         by_thread[tid].append(frames)
         names[tid] = comm
+    # Dispatch's worker threads serve the script queue and the delegate queue alike, so each
+    # sample goes to the role its own frames show; one that shows none (inside JavaScriptCore,
+    # whose frames the unwinder cannot walk out of) goes to the role of the thread's previous
+    # sample that showed one (the next, at the thread's start): a thread runs one block at a time.
     roles = collections.defaultdict(list)
     for tid, stacks in by_thread.items():
-        votes = collections.Counter()
-        for frames in stacks:
-            for role, pattern in ROLES:
-                if any(pattern.search(frame) for frame in frames):
-                    votes[role] += 1
-                    break
         if names[tid] in ("JITWorker", "HeapHelper"):
-            role = "engine background"
-        else:
-            role = votes.most_common(1)[0][0] if votes else "other"
-        roles[role].extend(stacks)
+            roles["engine background"].extend(stacks)
+            continue
+        own = [role_of(frames) for frames in stacks]
+        last = next((role for role in own if role), "other")
+        for frames, role in zip(stacks, own):
+            last = role or last
+            roles[last].append(frames)
     total = sum(len(stacks) for stacks in roles.values())
     for role in ["caller", "script queue", "delivery", "engine background", "other"]:
         stacks = roles.get(role, [])
