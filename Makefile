@@ -173,14 +173,14 @@ bench: bench-build
 ## capture against Benchmarks/gtk-baseline.json; fails when a figure is >30% worse.
 bench-check: bench-build
 	$(BENCH) --profile quick --json-out .build/bench-quick.json
-	$(GTK_BENCH) --rounds 3 --json-out .build/bench-gtk-quick.json
+	$(GTK_BENCH) --rounds 5 --json-out .build/bench-gtk-quick.json
 	$(BENCH) compare --baseline Benchmarks/baseline.json --current .build/bench-quick.json
 	$(BENCH) compare --baseline Benchmarks/gtk-baseline.json --current .build/bench-gtk-quick.json
 
 ## Refreshes the committed baseline after an intended change (commit it with the change).
 bench-baseline: bench-build
 	$(BENCH) --profile quick --json-out Benchmarks/baseline.json
-	$(GTK_BENCH) --rounds 3 --json-out Benchmarks/gtk-baseline.json
+	$(GTK_BENCH) --rounds 5 --json-out Benchmarks/gtk-baseline.json
 
 DOC_TARGETS := Anna AnnaKit AnnaOutbox AnnaInspector
 ## The libraries' DocC documentation (swift-docc-plugin), one archive in
