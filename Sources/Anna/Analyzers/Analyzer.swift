@@ -280,8 +280,7 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     /// lock: what a toolkit's capture does for a click or a row's activation.
     package func recordFocusing(_ event: String, with attributes: [String: JSONValue]?) {
         Self.lock.withLock {
-            recordLocked(event, .attributes(attributes ?? [:]))
-            focusLocked()
+            if recordLocked(event, .attributes(attributes ?? [:])) { focusRegistered() }
         }
     }
 
@@ -289,15 +288,18 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Self.lock.withLock { recordLocked(event, properties) }
     }
 
-    private func recordLocked(_ event: String, _ properties: EventProperties) {
+    /// Sends the event, or keeps it until the node registers; `true` when it was sent.
+    @discardableResult
+    private func recordLocked(_ event: String, _ properties: EventProperties) -> Bool {
         let time = Manager.now()
         if register(), let registration = unretainedRegistration {
             registration._withUnsafeGuaranteedRef { $0.sendEvent(name: event, properties: properties, time: time) }
-        } else {
-            if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
-            if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
-            pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
+            return true
         }
+        if pendingEvents.isEmpty, !waitingReported { DebugManagers.watchWaitingEvents(of: self) }
+        if pendingEvents.count >= Self.pendingEventLimit { pendingEvents.removeFirst() }
+        pendingEvents.append(PendingEvent(name: event, properties: properties, time: time))
+        return false
     }
 
     /// Records `ana-updated` with the value of `observee` on every change and, unless
@@ -344,11 +346,16 @@ public class Analyzer: Analyzing, @unchecked Sendable {
         Self.lock.withLock { focusLocked() }
     }
 
-    /// Registers the node if it can, and makes it the root's focused analyzer. The root is
-    /// reached through the registrations without retaining it (a root's reference count takes
-    /// the slow path: its children refer to it weakly), since every click asks.
+    /// Registers the node if it can, and makes it the root's focused analyzer.
     private func focusLocked() {
-        guard register(), let root = unretainedRegistration?._withUnsafeGuaranteedRef({ $0.root }) else { return }
+        if register() { focusRegistered() }
+    }
+
+    /// Makes this registered analyzer the root's focused one. The root is reached through the
+    /// registrations without retaining it (a root's reference count takes the slow path: its
+    /// children refer to it weakly), since every click asks.
+    private func focusRegistered() {
+        guard let root = unretainedRegistration?._withUnsafeGuaranteedRef({ $0.root }) else { return }
         root._withUnsafeGuaranteedRef { $0.focus(on: self) }
     }
 
