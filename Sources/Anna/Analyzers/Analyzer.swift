@@ -285,11 +285,10 @@ public class Analyzer: Analyzing, @unchecked Sendable {
     }
 
     private func record(_ event: String, _ properties: EventProperties) {
-        Self.lock.withLock { recordLocked(event, properties) }
+        Self.lock.withLock { _ = recordLocked(event, properties) }
     }
 
     /// Sends the event, or keeps it until the node registers; `true` when it was sent.
-    @discardableResult
     private func recordLocked(_ event: String, _ properties: EventProperties) -> Bool {
         let time = Manager.now()
         if register(), let registration = unretainedRegistration {
