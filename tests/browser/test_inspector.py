@@ -66,6 +66,19 @@ def tree_paths(driver):
     return {row.get_attribute("title") for row in driver.find_elements(By.CSS_SELECTOR, "#tree .tree-row")}
 
 
+def stable_tree_paths(driver):
+    """The tree's paths once two reads 200 ms apart agree: the page renders the tree as the
+    stream's operations arrive, so a read right after a wait may catch it between two."""
+    last = None
+
+    def settled():
+        nonlocal last
+        paths, last = last, tree_paths(driver)
+        return last if last == paths else None
+
+    return wait_for(lambda: time.sleep(0.2) or settled(), "the tree to settle")
+
+
 def result_rows(driver):
     """The result table's rows as (line, task, value text), read in one script call (a WebDriver
     call per cell made each poll of 500 rows take seconds)."""
@@ -136,8 +149,9 @@ def main():
         wait_for(lambda: driver.find_element(By.ID, "connection").text == "live", "the event stream")
         wait_for(lambda: f"line {inspect.lines} of {inspect.lines}" in driver.find_element(By.ID, "position").text, "the whole stream handled")
         expected = {"(the root)", "/home", "/home/cart", "/home/products", "/home/products/cell"}
-        live_paths = wait_for(lambda: tree_paths(driver) if expected <= tree_paths(driver) else None, f"the demo's paths {expected}")
+        wait_for(lambda: expected <= tree_paths(driver), f"the demo's paths {expected}")
         wait_for(lambda: len(result_rows(driver)) == 500, "500 results")
+        live_paths = stable_tree_paths(driver)
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tasks .file"), "the task files")
         wait_for(lambda: "events/s" in driver.find_element(By.ID, "stats").text, "the figures")
         click(driver, '#tree .tree-row[title="/home/cart"]', "the cart's row")
@@ -187,7 +201,8 @@ def main():
              "--expect", str(DEMO / "session.trace.json")], check=True, capture_output=True)
         driver.get(report.as_uri())
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#tree .tree-row"), "the report's tree")
-        assert tree_paths(driver) == live_paths, (tree_paths(driver) ^ live_paths)
+        shown = stable_tree_paths(driver)
+        assert shown == live_paths, shown ^ live_paths
         assert len(result_rows(driver)) == 500
         assert driver.find_elements(By.CSS_SELECTOR, "#timeline .bar"), "no timeline"
         assert "3 passed, 0 failed" in driver.find_element(By.ID, "trace").text
