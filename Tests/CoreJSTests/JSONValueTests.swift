@@ -214,6 +214,24 @@ struct JSONValueTests {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
     }
 
+    @Test("each element comes with its own bytes as written, except one that was cut")
+    func elementTexts() throws {
+        let levels = JSONValue.maximumDepth + 2
+        let deep = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+        let written = [#"{"b":1, "a" : [true,null]}"#, #""\u00e9\n""#, "1e21", deep, "-0.5"]
+        let text = "[ " + written.joined(separator: " ,\n") + " ]"
+        var seen: [(JSONValue, String?)] = []
+        try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            try JSONValue.forEachElementText(ofArrayUTF8: bytes) { value, bytes in
+                seen.append((value, bytes.map { String(decoding: $0, as: UTF8.self) }))
+            }
+        }
+        #expect(seen.map(\.1) == [written[0], written[1], written[2], nil, written[4]])
+        for (index, (value, elementText)) in seen.enumerated() where index != 3 {
+            #expect(try JSONValue(parsing: try #require(elementText)) == value)
+        }
+    }
+
     @Test("Codable encodes and decodes through Foundation's JSON coders")
     func codable() throws {
         let value: JSONValue = ["name": "x", "list": [1, true, nil], "gone": .undefined]

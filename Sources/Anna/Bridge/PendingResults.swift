@@ -14,13 +14,17 @@ struct PendingResults: Sendable {
     /// Decodes the results and hands each to `body` with its operation's offset, in order.
     /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the text does not
     ///   parse (the results after the fault are lost, and the caller reports it).
-    func forEachResult(_ body: (_ offset: Int, _ result: AnalyticsResult) -> Void) throws(AnalyticsError) {
+    /// With `keepingText`, each result keeps its value's text as JavaScript wrote it
+    /// (``AnalyticsResult/jsonText``), for a listener that stores text.
+    func forEachResult(
+        keepingText: Bool = false, _ body: (_ offset: Int, _ result: AnalyticsResult) -> Void
+    ) throws(AnalyticsError) {
         var position = 0
         var operation = 0
         var metaID = -1
         do {
             try text.withUnsafeBufferPointer { bytes in
-                try JSONValue.forEachElement(ofArrayUTF8: bytes) { element in
+                try JSONValue.forEachElementText(ofArrayUTF8: bytes) { element, elementText in
                     defer { position += 1 }
                     switch position % 3 {
                     case 0: operation = Int(element.numberValue ?? 0)
@@ -28,7 +32,12 @@ struct PendingResults: Sendable {
                     default:
                         let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
                         let time = operation >= 0 && operation < times.count && !times[operation].isNaN ? times[operation] : nil
-                        body(operation, AnalyticsResult(value: element, meta: meta, time: time))
+                        if keepingText, let elementText {
+                            let text = String(decoding: elementText, as: UTF8.self)
+                            body(operation, AnalyticsResult(value: element, text: text, meta: meta, time: time))
+                        } else {
+                            body(operation, AnalyticsResult(value: element, meta: meta, time: time))
+                        }
                     }
                 }
             }

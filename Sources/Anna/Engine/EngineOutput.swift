@@ -82,12 +82,17 @@ public struct EngineOutput: Sendable {
 }
 
 extension EngineOutput.Part {
-    /// Decodes the part's results and hands them and its errors on, in order.
-    func forEach(result: (AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void) {
+    /// Decodes the part's results and hands them and its errors on, in order; with
+    /// `keepingText`, each result keeps its text (``AnalyticsResult/jsonText``).
+    func forEach(
+        keepingText: Bool = false, result: (AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void
+    ) {
         switch self {
         case let .results(pending, last):
-            do { try pending.forEachResult { _, decoded in result(decoded) } } catch let failure { error(last, failure) }
-        case let .mixed(mixed): mixed.forEach(result: result, error: error)
+            do { try pending.forEachResult(keepingText: keepingText) { _, decoded in result(decoded) } } catch let failure {
+                error(last, failure)
+            }
+        case let .mixed(mixed): mixed.forEach(keepingText: keepingText, result: result, error: error)
         case let .error(position, failure): error(position, failure)
         }
     }
@@ -116,11 +121,13 @@ struct MixedResults: Sendable {
     /// was lost).
     let last: Int?
 
-    func forEach(result: (AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void) {
+    func forEach(
+        keepingText: Bool = false, result: (AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void
+    ) {
         var next = 0
         var decodeFailure: AnalyticsError?
         do {
-            try results.forEachResult { offset, decoded in
+            try results.forEachResult(keepingText: keepingText) { offset, decoded in
                 guard offset < through else { return }
                 while next < errors.count, errors[next].offset < offset {
                     error(errors[next].position, errors[next].error)

@@ -27,6 +27,9 @@ protocol DeliveryReceiver: Sendable {
     /// Whether it handles errors (a delegate, an error stream); when no receiver of a block
     /// does, the manager's logger logs them.
     var handlesErrors: Bool { get }
+    /// Whether it stores results as JSON text: results then keep the engine's text
+    /// (``AnalyticsResult/jsonText`` without a second encoding).
+    var storesText: Bool { get }
     /// Takes one result (the last receiver gets it moved in, the others a copy).
     /// - Throws: when it refuses the result; the error is reported to every receiver like
     ///   any other, before the receivers after this one see the result.
@@ -40,6 +43,7 @@ protocol DeliveryReceiver: Sendable {
 extension DeliveryReceiver {
     var takesResults: Bool { false }
     var handlesErrors: Bool { false }
+    var storesText: Bool { false }
     mutating func receive(_ error: any Error) {}
     mutating func finish() {}
 }

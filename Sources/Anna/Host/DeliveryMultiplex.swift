@@ -13,6 +13,8 @@ final class DeliveryMultiplex: @unchecked Sendable {
     /// The first `storing` receivers store results (``DeliveryListener/storesResults``).
     private let storing: Int
     private let handlesErrors: Bool
+    /// Whether results keep the engine's text (a receiver stores it).
+    private let keepsText: Bool
     private let logger: Logger
     private let block: DeliveryBlock
     private let redaction: Redaction?
@@ -24,6 +26,7 @@ final class DeliveryMultiplex: @unchecked Sendable {
         self.receivers = receivers
         self.storing = storing
         handlesErrors = receivers.contains { $0.handlesErrors }
+        keepsText = receivers.contains { $0.storesText }
         self.logger = logger
         self.block = block
     }
@@ -33,7 +36,7 @@ final class DeliveryMultiplex: @unchecked Sendable {
     func deliver(_ parts: [ResultDelivery.Part]) {
         for part in parts {
             switch part {
-            case let .output(output): output.forEach(result: { send($0) }, error: { report($1) })
+            case let .output(output): output.forEach(keepingText: keepsText, result: { send($0) }, error: { report($1) })
             case let .error(error): report(error)
             }
         }

@@ -7,7 +7,8 @@
 public protocol ResultSink: Sendable {
     /// Takes one result; returns at once (a sink never waits for a disk or a network).
     /// - Parameters:
-    ///   - result: The result, with its task, path and event when the core names them.
+    ///   - result: The result, with its task, path and event when the core names them; its
+    ///     ``AnalyticsResult/jsonText`` is the engine's own text (no second encoding).
     ///   - time: When the event that produced it happened (``AnalyticsResult/time``), or when
     ///     the manager delivered it if that is not known; milliseconds since the epoch.
     /// - Throws: When the result is refused (too large, the sink closed); the manager reports it.

@@ -12,6 +12,8 @@ struct SinkListener: DeliveryListener {
     private struct Receiver: DeliveryReceiver {
         let sink: any ResultSink
 
+        var storesText: Bool { true }
+
         func receive(_ result: consuming AnalyticsResult) throws {
             try sink.append(result, time: result.time ?? Manager.now())
         }

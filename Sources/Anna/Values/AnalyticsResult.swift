@@ -71,18 +71,38 @@ public struct ResultMeta: Sendable, Equatable, Codable {
 /// One value a task returned.
 public struct AnalyticsResult: Sendable, Equatable {
     /// What the task returned.
-    public var value: JSONValue
+    public var value: JSONValue {
+        didSet { sourceText = nil }
+    }
     /// Where it came from; `nil` when the analytics module's core does not say (older cores).
     public var meta: ResultMeta?
     /// When the event that produced it happened, in milliseconds since the epoch: the time
     /// ``Analyzer`` recorded it at in an app, the line's `time` in a replayed event stream
     /// (so a replay of last month's session stamps last month); `nil` when not known.
     public var time: Double?
+    /// ``value`` as the engine wrote it, kept when a listener asked for the text
+    /// (``ResultSink``); nil once ``value`` is changed.
+    private var sourceText: String?
 
     /// Creates a result.
     public init(value: JSONValue, meta: ResultMeta? = nil, time: Double? = nil) {
         self.value = value
         self.meta = meta
         self.time = time
+    }
+
+    /// A result decoded from the engine's text, which it keeps as ``jsonText``.
+    init(value: JSONValue, text: String, meta: ResultMeta?, time: Double?) {
+        self.init(value: value, meta: meta, time: time)
+        sourceText = text
+    }
+
+    /// ``value`` as compact JSON text: the engine's own text when the result came from it
+    /// unchanged (no second encoding), else ``value``'s `jsonText`. Either parses to ``value``.
+    public var jsonText: String { sourceText ?? value.jsonText }
+
+    /// Equal when the values, metas and times are (however the value's text was written).
+    public static func == (first: AnalyticsResult, second: AnalyticsResult) -> Bool {
+        first.value == second.value && first.meta == second.meta && first.time == second.time
     }
 }

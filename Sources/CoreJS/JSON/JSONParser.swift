@@ -9,6 +9,8 @@ struct JSONParser {
     var cutsDeepContainers = false
     /// The checks beyond the grammar.
     var options: JSONParsingOptions = []
+    /// How many containers were cut so far (``cutsDeepContainers``).
+    private(set) var cuts = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) { cursor = JSONByteCursor(bytes) }
 
@@ -48,6 +50,12 @@ struct JSONParser {
 
     /// Parses a whole text that must be one array, handing out its elements one by one.
     mutating func parseArrayElements(_ body: (JSONValue) throws -> Void) throws {
+        try parseArrayElementTexts { value, _ in try body(value) }
+    }
+
+    /// As ``parseArrayElements(_:)``, with each element's own bytes; nil when a container in
+    /// the element was cut (the bytes are not the value's).
+    mutating func parseArrayElementTexts(_ body: (JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
         skipWhitespace()
         guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
         try readElements(body)
@@ -60,7 +68,7 @@ struct JSONParser {
     }
 
     /// Reads `[ value, … ]` from the opening bracket on, handing each value to `body`.
-    private mutating func readElements(_ body: (JSONValue) throws -> Void) throws {
+    private mutating func readElements(_ body: (JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
         position += 1
         skipWhitespace()
         if current == UInt8(ascii: "]") {
@@ -69,7 +77,9 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            try body(try parseValue())
+            let (start, cutsBefore) = (position, cuts)
+            let value = try parseValue()
+            try body(value, cuts == cutsBefore ? UnsafeBufferPointer(rebasing: bytes[start..<position]) : nil)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
@@ -132,6 +142,7 @@ struct JSONParser {
             position = bytes.count
             throw failure("unterminated container")  // the only problem past an opening bracket
         }
+        cuts += 1
         return JSONValue.tooDeep
     }
 
@@ -182,7 +193,7 @@ struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         var elements: [JSONValue] = []
-        try readElements { elements.append($0) }
+        try readElements { value, _ in elements.append(value) }
         return .array(elements)
     }
 
