@@ -129,7 +129,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Outbox"])),
                 .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Outbox"])),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["Outbox"])),
-                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ]

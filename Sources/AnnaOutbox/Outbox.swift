@@ -125,7 +125,7 @@ public final class Outbox: Sendable {
     ///   are refused without an error, each counted in ``lostCount`` and under `writeFailed`).
     public func append(_ result: AnalyticsResult, session: String, time: Double) throws(OutboxError) {
         if configuration.readOnly { throw .storage(path: path, message: "opened read-only: the result was not kept") }
-        let text = result.value.jsonText
+        let text = result.jsonText
         let resultBytes = text.utf8.count
         guard resultBytes <= configuration.maximumResultBytes else {
             writer.countDrop(.tooLarge)
@@ -147,16 +147,12 @@ public final class Outbox: Sendable {
             WireFormat.messageOverheadBytes + 2 * session.utf8.count + 20 + resultBytes + (meta?.task.utf8.count ?? 0)
             + (meta?.path.utf8.count ?? 0) + (meta?.event.utf8.count ?? 0)
         let refusal = writer.append(
-            session: session,
-            make: { seq in
-                let message = OutboxMessage(
-                    messageId: MessageID.make(session: session, seq: seq), session: session, seq: seq, time: time,
-                    task: meta?.task, path: meta?.path, event: meta?.event, result: text)
-                return destinations.map { destination in
-                    OutboxStore.Entry(
-                        message: message, bytes: bytes, appendedAt: appendedAt, destination: destination, envelope: envelope)
-                }
-            }, bytes: bytes)
+            session: session, destinations: destinations, envelope: envelope, appendedAt: appendedAt, bytes: bytes
+        ) { seq, group in
+            group.append(
+                seq: seq, time: time, task: meta?.task, path: meta?.path, event: meta?.event, result: text, bytes: bytes,
+                appendedAt: appendedAt)
+        }
         if let refusal { throw refusal }
     }
 

@@ -14,6 +14,9 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case salvaged(path: String, damagedCopy: String, recovered: Int, unreadable: Int, detail: String)
     /// Rows that failed their checksum or could not be decoded were set aside as dead letters.
     case unreadableRows(path: String, count: Int)
+    /// Stored results were damaged on disk beyond reading (not even as dead letters): counted
+    /// under `corrupt`, `count` of them this time.
+    case unreadableLost(path: String, count: Int)
     /// Results were set aside because the server refused them (a 400, 413 or 422 on one result).
     case refused(status: Int, messageIds: [String], body: String)
     /// The collector answered with a status that retrying will not fix by itself (401, 403, 404, …).
@@ -65,6 +68,9 @@ public enum OutboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .salvaged(path, damagedCopy, recovered, unreadable, detail):
             return
                 "outbox \(path): the file was damaged (\(detail)); \(Plural.count(recovered, "result")) recovered, \(unreadable) unreadable; the damaged file is kept as \(damagedCopy)"
+        case let .unreadableLost(path, count):
+            return
+                "outbox \(path): \(Plural.count(count, "stored result")) damaged on disk beyond reading and lost (counted under dropped.corrupt in anna outbox stats): the file or the disk is failing"
         case let .unreadableRows(path, count):
             return
                 "outbox \(path): \(Plural.count(count, "stored result")) failed the checksum or could not be decoded; set aside as dead letters (anna outbox dead \(path))"

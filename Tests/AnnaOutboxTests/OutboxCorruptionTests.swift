@@ -55,6 +55,9 @@ final class CapturingTransport: UploadTransport {
             let value: JSONValue = ["n": .number(Double(index)), "text": .string(String(repeating: "abc", count: index % 40))]
             try original.append(AnalyticsResult(value: value), session: "s", time: Double(index))
             expected["s#\(index)"] = value.jsonText
+            // The first half is written in transactions of 15 (small groups, several to a page),
+            // the rest as it comes (one group or a few).
+            if index < Self.rows / 2, index % 15 == 14 { original.synchronize() }
         }
         original.close()
         let pristine = try Data(contentsOf: URL(fileURLWithPath: base))
@@ -107,11 +110,18 @@ final class CapturingTransport: UploadTransport {
             tallies[mutation, default: Tally()].delivered += transport.messages.count
             if bytes != [UInt8](pristine) { changed += 1 }
             let lossReported =
-                outbox.salvage != nil || errors.all.contains { if case .unreadableRows = $0 { true } else { false } }
+                outbox.salvage != nil
+                || errors.all.contains {
+                    switch $0 {
+                    case .unreadableRows, .unreadableLost: true
+                    default: false
+                    }
+                }
             if Set(transport.messages.map(\.messageId)).count < Self.rows, !lossReported {
                 silentLosses += 1
+                let got = Set(transport.messages.map(\.seq))
                 print(
-                    "file \(number) (\(mutation)): \(transport.messages.count) delivered; \(errors.all); \((try? outbox.stats()).map { "\($0)" } ?? "")"
+                    "file \(number) (\(mutation)): \(transport.messages.count) delivered; missing \((0..<Int64(Self.rows)).filter { !got.contains($0) }); \(errors.all); \((try? outbox.stats()).map { "\($0)" } ?? "")"
                 )
             }
             outbox.close()

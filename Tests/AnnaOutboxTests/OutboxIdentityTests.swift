@@ -270,7 +270,7 @@ import Testing
         outbox.close()
 
         // Migrated once: it opens again as a file of this version, with the identity it was given.
-        #expect(try Self.migrations(at: path) == ["v1", "v2"])
+        #expect(try Self.migrations(at: path) == ["v1", "v2", "v3"])
         let reopened = try Outbox(path: path, onError: errors.handler)
         #expect(reopened.salvage == nil)
         #expect(reopened.identity.anonymousId == anonymousId && reopened.identity.userId == "user-99")

@@ -56,6 +56,8 @@ import Testing
 
     static let capCases: [CapCase] = [
         CapCase(name: "rows", configure: { $0.maximumRows = 40 }, reason: .rowCap, kept: 40),
+        // Groups of 10 results: the cap falls inside one, which is unpacked to drop its oldest.
+        CapCase(name: "rows within a group", configure: { $0.maximumRows = 45 }, reason: .rowCap, kept: 45),
         CapCase(name: "bytes", configure: { $0.maximumBytes = 60 * 200 }, reason: .byteCap, kept: 60),
         CapCase(name: "age", configure: { $0.maximumAge = .seconds(-1) }, reason: .age, kept: 0),
     ]

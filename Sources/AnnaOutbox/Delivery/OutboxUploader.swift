@@ -212,6 +212,8 @@ public final class OutboxUploader: Sendable {
         var batch = try outbox.store.oldest(
             destination: configuration.destination, count: configuration.maximumBatchCount,
             bytes: configuration.maximumBatchBytes)
+        let setAside = outbox.store.reportUnpackDamage(to: outbox.onError)
+        if setAside > 0 { state.withLock { $0.tally.deadLettered += setAside } }
         guard !batch.isEmpty else { return false }
         if background, batch.count < configuration.flushAt, !waitedLongEnough() { return false }
         state.withLock { $0.waitingSince = nil }
@@ -330,7 +332,7 @@ public final class OutboxUploader: Sendable {
             }
             switch RetryPolicy.outcome(of: response.status) {
             case .delivered:
-                try outbox.store.delete(ids: items.map(\.id))
+                try outbox.store.delete(items)
                 state.withLock { state in
                     state.failures = 0
                     state.lastMisconfiguredStatus = nil

@@ -35,7 +35,8 @@ extension OutboxStore.Entry {
 
     /// The values of ``columns``, the envelope stored as row `envelope`.
     func arguments(envelope: Int64?) -> StatementArguments {
-        [
+        let message = message
+        return [
             message.messageId, message.session, message.seq, message.time, message.task, message.path, message.event,
             message.result, bytes, appendedAt, message.checksum(destination: destination, envelope: envelope), destination,
             envelope,
@@ -44,19 +45,6 @@ extension OutboxStore.Entry {
 
     /// The `message` table's one `INSERT`, built from ``columns``.
     static let insertSQL = MessageColumn.insertSQL(into: MessageRecord.table, columns: columns)
-
-    /// Inserts `entries`, in order, through one statement prepared once per connection (an
-    /// append costs its bindings and SQLite's work, nothing per row besides); `envelope`
-    /// gives the row of each entry's envelope.
-    static func insert(
-        _ entries: some Sequence<Self>, in db: Database, envelope: (StampedEnvelope) throws -> Int64
-    ) throws {
-        let statement = try db.cachedStatement(sql: insertSQL)
-        for entry in entries {
-            statement.setUncheckedArguments(entry.arguments(envelope: try entry.envelope.map(envelope)))
-            try statement.execute()
-        }
-    }
 }
 
 extension OutboxStore.Stored: FetchableRecord {

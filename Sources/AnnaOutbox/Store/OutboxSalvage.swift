@@ -1,3 +1,4 @@
+import CoreJS
 import Foundation
 import GRDB
 
@@ -51,7 +52,7 @@ enum OutboxSalvage {
             }
             var drops = recovered.drops
             drops[.corrupt, default: 0] += recovered.lost
-            try store.write(entries, drops: drops, now: now)
+            try store.write(PendingGroup.groups(of: entries), drops: drops, now: now)
             let bad = recovered.rows.filter { $0.defect != nil }
             for item in bad {
                 // Only the ID is needed for the dead letter; the row itself is not in the new file.
@@ -146,6 +147,7 @@ enum OutboxSalvage {
                     recovered.notes.append("the identity could not all be read (\(error))")
                 }
                 readMessages(db, into: &recovered)
+                readGroups(db, into: &recovered)
             }
         } catch {
             recovered.notes.append("reading failed: \(error)")
@@ -156,6 +158,40 @@ enum OutboxSalvage {
             }
         }
         return recovered
+    }
+
+    /// Reads the groups' entries not done with, one group at a time: a damaged entry becomes a
+    /// row with a defect (a dead letter in the new file), an unreadable one is counted lost, and
+    /// a group that cannot be read at all is noted.
+    private static func readGroups(_ db: Database, into recovered: inout Recovered) {
+        let ids: [Int64]
+        do {
+            guard try db.tableExists(MessageGroup.table) else { return }
+            ids = try Int64.fetchAll(db, sql: "SELECT id FROM messageGroup ORDER BY id")
+        } catch {
+            recovered.notes.append("the groups of results could not be listed (\(error))")
+            return
+        }
+        var unreadable = 0
+        for id in ids {
+            do {
+                guard let group = try MessageGroup.fetch(db, id: id) else { continue }
+                for entry in group.waiting {
+                    guard entry.message != nil else {
+                        recovered.lost += 1
+                        continue
+                    }
+                    recovered.rows.append(
+                        OutboxStore.Stored(
+                            id: -1, message: entry.message, bytes: entry.bytes, destination: group.destination,
+                            envelope: group.envelope, defect: entry.defect))
+                }
+                recovered.lost += group.lost
+            } catch {
+                unreadable += 1
+            }
+        }
+        if unreadable > 0 { recovered.notes.append("\(Plural.count(unreadable, "group")) of results could not be read at all") }
     }
 
     /// Reads rows in ID order; over a damaged stretch, probes further IDs at doubling

@@ -15,6 +15,9 @@ import GRDB
 /// - `envelope`: the identity and context results were stamped with (``Envelope``), shared
 ///   by the rows whose `envelope` column names it (few: one per user, session or context).
 /// - `identity`: the install's `anonymousId`, the `userId`, the analytics session.
+/// - `messageGroup`: results appended together, many per row (``MessageGroup``), with which
+///   of them are done with (``GroupDoneState``); each destination's queue is its `message`
+///   rows (files of earlier versions, requeued dead letters), then its groups.
 ///
 /// A row of `message` or `deadLetter` belongs to one destination (`destination`, `''` for
 /// the default one): a result sent to two destinations is two rows, each destination's queue
@@ -49,6 +52,15 @@ enum OutboxSchema {
         ("state", "CREATE TABLE state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID"),
         ("envelope", "CREATE TABLE envelope (id INTEGER PRIMARY KEY, json TEXT NOT NULL)"),
         ("identity", "CREATE TABLE identity (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID"),
+        (
+            "messageGroup",
+            """
+            CREATE TABLE messageGroup (id INTEGER PRIMARY KEY, destination TEXT NOT NULL, envelope INTEGER, \
+            session TEXT NOT NULL, count INTEGER NOT NULL, bytes INTEGER NOT NULL, appendedAt REAL NOT NULL, \
+            messages BLOB NOT NULL, checksum INTEGER NOT NULL, done BLOB, doneCount INTEGER NOT NULL DEFAULT 0, \
+            doneBytes INTEGER NOT NULL DEFAULT 0)
+            """
+        ),
     ]
 
     /// The index of each destination's rows, in append order.
@@ -74,8 +86,11 @@ enum OutboxSchema {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN destination TEXT NOT NULL DEFAULT ''")
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN envelope INTEGER")
             }
-            for table in tables.dropFirst(5) { try db.execute(sql: table.sql) }
+            for table in tables[5..<7] { try db.execute(sql: table.sql) }
             try db.execute(sql: destinationIndex.sql)
+        }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: tables[7].sql)
         }
         return migrator
     }

@@ -6,15 +6,53 @@ import GRDB
 /// serializes them. The counters of waiting rows and bytes live in memory, changed only
 /// inside the queue's write transactions, so the caps cost no scan.
 final class OutboxStore: Sendable {
-    /// A result appended but not yet written.
+    /// A result appended but not yet written: a message's fields, its ID made from its
+    /// session and position (``MessageID``) unless given (a salvaged or requeued message
+    /// keeps its own), which saves building the ID for every append.
     struct Entry: Sendable {
-        var message: OutboxMessage
+        var session: String
+        var seq: Int64
+        var time: Double
+        var task: String?
+        var path: String?
+        var event: String?
+        var result: String
+        /// The message's ID when it is not ``MessageID/make(session:seq:)``'s.
+        var givenMessageId: String?
         var bytes: Int
         var appendedAt: Double
         /// The destination it is queued for (`''`: the default one).
         var destination = ""
         /// The identity and context it was stamped with.
         var envelope: StampedEnvelope?
+
+        /// A new result of `session` at position `seq`.
+        init(
+            session: String, seq: Int64, time: Double, task: String?, path: String?, event: String?, result: String, bytes: Int,
+            appendedAt: Double, destination: String, envelope: StampedEnvelope?
+        ) {
+            (self.session, self.seq, self.time, self.task, self.path, self.event, self.result) =
+                (session, seq, time, task, path, event, result)
+            (self.bytes, self.appendedAt, self.destination, self.envelope) = (bytes, appendedAt, destination, envelope)
+        }
+
+        /// `message` as it was kept (its ID too).
+        init(message: OutboxMessage, bytes: Int, appendedAt: Double, destination: String = "", envelope: StampedEnvelope? = nil) {
+            self.init(
+                session: message.session, seq: message.seq, time: message.time, task: message.task, path: message.path,
+                event: message.event, result: message.result, bytes: bytes, appendedAt: appendedAt, destination: destination,
+                envelope: envelope)
+            if message.messageId != MessageID.make(session: message.session, seq: message.seq) {
+                givenMessageId = message.messageId
+            }
+        }
+
+        /// The message, its ID made when not given.
+        var message: OutboxMessage {
+            OutboxMessage(
+                messageId: givenMessageId ?? MessageID.make(session: session, seq: seq), session: session, seq: seq, time: time,
+                task: task, path: path, event: event, result: result)
+        }
     }
 
     /// A stored message with its row ID and stored checksum (unverified).
@@ -37,12 +75,22 @@ final class OutboxStore: Sendable {
         var bytes = 0
     }
 
+    /// Damaged entries of groups met when unpacking, not yet reported: set aside as dead
+    /// letters, and lost (unreadable, or no room among the dead letters).
+    private struct UnpackDamage: Sendable {
+        var setAside = 0
+        /// Unreadable (`corrupt`), and set aside but over the dead-letter cap (`deadLetterCap`).
+        var lost = 0
+        var overCap = 0
+    }
+
     let path: String
     let configuration: OutboxConfiguration
     let database: DatabaseQueue
-    private let counters = Locked(Counters())
+    private let counters: Locked<Counters>
+    private let unpackDamage: Locked<UnpackDamage>
     /// The `envelope` table's rows by JSON text (written ones only), and parsed by ID.
-    private let envelopes = Locked(EnvelopeCache())
+    private let envelopes: Locked<EnvelopeCache>
 
     private struct EnvelopeCache: Sendable {
         var ids: [String: Int64] = [:]
@@ -53,10 +101,10 @@ final class OutboxStore: Sendable {
     /// ``OutboxConfiguration/readOnly`` nothing is created or written: the file must be an
     /// outbox already.
     init(path: String, configuration: OutboxConfiguration) throws {
-        self.path = path
-        self.configuration = configuration
+        // Everything that can throw comes before the locks are made (a throwing initializer
+        // that has to destroy a `Mutex` it made crashes the 6.3 optimizer).
         let readOnly = configuration.readOnly
-        database = try Self.openQueue(path: path, configuration: configuration, readonly: readOnly)
+        let database = try Self.openQueue(path: path, configuration: configuration, readonly: readOnly)
         if !readOnly { try OutboxSchema.migrator().migrate(database) }
         if configuration.verifiesOnOpen || readOnly {
             let verdict = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(5)") }
@@ -64,17 +112,23 @@ final class OutboxStore: Sendable {
             try database.read(OutboxSchema.verify)
             if !readOnly { try database.write { db in try db.execute(sql: "REINDEX \(OutboxSchema.destinationIndex.name)") } }
         }
-        let (rows, bytes) =
-            readOnly
-            ? try database.read { db in try Self.totals(db) }
-            : try database.write { db in
-                try db.execute(sql: "DELETE FROM state WHERE key LIKE 'inFlight%'")
-                try Self.pruneEnvelopes(db)
-                return try Self.totals(db)
-            }
-        counters.withLock {
-            $0.rows = rows
-            $0.bytes = bytes
+        let totals = try Self.openingTotals(database, readOnly: readOnly)
+        self.path = path
+        self.configuration = configuration
+        self.database = database
+        counters = Locked(Counters(rows: totals.rows, bytes: totals.bytes))
+        unpackDamage = Locked(UnpackDamage())
+        envelopes = Locked(EnvelopeCache())
+    }
+
+    /// The results waiting when the file is opened; unless `readOnly`, the marks of requests
+    /// under way and the envelopes no result uses are cleared first.
+    private static func openingTotals(_ database: DatabaseQueue, readOnly: Bool) throws -> (rows: Int, bytes: Int) {
+        if readOnly { return try database.read { db in try allTotals(db) } }
+        return try database.write { db in
+            try db.execute(sql: "DELETE FROM state WHERE key LIKE 'inFlight%'")
+            try pruneEnvelopes(db)
+            return try allTotals(db)
         }
     }
 
@@ -94,10 +148,11 @@ final class OutboxStore: Sendable {
 
     var pendingRows: Int { counters.withLock { $0.rows } }
 
-    /// How many rows wait for `destination`.
+    /// How many results wait for `destination` (in rows and in groups).
     func pendingCount(destination: String) throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM message WHERE destination = ?", arguments: [destination]) ?? 0
+            try Self.totals(db, filter: "destination = ?", arguments: [destination]).rows
+                + MessageGroup.totals(db, filter: "destination = ?", arguments: [destination]).rows
         }
     }
 
@@ -114,12 +169,19 @@ final class OutboxStore: Sendable {
 
     /// How many rows `message` holds (those `filter`, an SQL condition, selects) and their
     /// bytes, each row's clamped as ``saneBytes(_:)`` does.
-    static func totals(_ db: Database, filter: String = "1") throws -> (rows: Int, bytes: Int) {
+    static func totals(_ db: Database, filter: String = "1", arguments: StatementArguments = []) throws -> (rows: Int, bytes: Int) {
         let totals = try Row.fetchOne(
-            db, sql: "SELECT count(*) AS rows, total(\(saneBytesSQL)) AS bytes FROM message WHERE \(filter)")
+            db, sql: "SELECT count(*) AS rows, total(\(saneBytesSQL)) AS bytes FROM message WHERE \(filter)", arguments: arguments)
         let rows = totals.flatMap { Int.fromDatabaseValue($0.storedValue(Column("rows"))) } ?? 0
         let bytes = totals.flatMap { Double.fromDatabaseValue($0.storedValue(Column("bytes"))) } ?? 0
         return (rows, clampedInt(bytes))
+    }
+
+    /// The results waiting, in rows and in groups, and their bytes.
+    static func allTotals(_ db: Database) throws -> (rows: Int, bytes: Int) {
+        let (rows, bytes) = try totals(db)
+        let grouped = try MessageGroup.totals(db)
+        return (rows + grouped.rows, bytes + grouped.bytes)
     }
 
     /// `value` as an Int, clamped to what a sum of sane byte counts can be.
@@ -137,24 +199,27 @@ final class OutboxStore: Sendable {
         /// them: an earlier opening numbered them, and this one repeats their message IDs.
         /// Each with the number recorded before (positions 0 up to it were taken).
         var reusedSessions: [(session: String, recorded: Int64)] = []
+        /// Sessions whose position 0 this write added.
+        var openedSessions: Set<String> = []
     }
 
-    /// Writes `entries`, `drops` and the changes to the identity (`identity`, a nil value
+    /// Writes `groups`, `drops` and the changes to the identity (`identity`, a nil value
     /// deleting its key) in one transaction, then applies the caps. A session's position 0 is
     /// the first result of it an opening appends, so only there is the `session` table looked
-    /// at (once per session per opening, off the append path). The analytics session of the
-    /// last entry is kept in the `identity` table, so it rotates across openings too, unless
-    /// `identityIsNewer`: the changes were made after the last entry was appended.
+    /// at (once per session per opening, off the append path: `openedSessions` are those an
+    /// earlier write of this opening looked at). The analytics session of the
+    /// last result is kept in the `identity` table, so it rotates across openings too, unless
+    /// `identityIsNewer`: the changes were made after the last result was appended.
     @discardableResult
     func write(
-        _ entries: [Entry], drops: [DropReason: Int], identity: [String: String?] = [:], identityIsNewer: Bool = false,
-        now: Double
+        _ groups: [PendingGroup], drops: [DropReason: Int], identity: [String: String?] = [:], identityIsNewer: Bool = false,
+        openedSessions: Set<String> = [], now: Double
     ) throws -> Written {
         var added: [String: Int64] = [:]
         let written = try database.write { db in
             added = [:]
             var last: (StampedEnvelope, Int64)?
-            try Entry.insert(entries, in: db) { stamped in
+            try MessageGroup.insert(groups, in: db) { stamped in
                 if let last, last.0 === stamped { return last.1 }
                 var id = envelopes.withLock { $0.ids[stamped.jsonText] } ?? added[stamped.jsonText]
                 if id == nil {
@@ -167,27 +232,33 @@ final class OutboxStore: Sendable {
                 return found
             }
             var identity = identity
-            if !identityIsNewer, let lastEntry = entries.last,
-                let envelope = lastEntry.envelope?.envelope
+            // Every destination takes every result: the last group holds the last result.
+            if !identityIsNewer, let lastGroup = groups.last(where: { $0.count > 0 }),
+                let envelope = lastGroup.envelope?.envelope
             {
                 identity[OutboxIdentity.Key.sessionId] = envelope.sessionId.map { String($0) }
-                identity[OutboxIdentity.Key.lastEventTime] = String(lastEntry.message.time)
+                identity[OutboxIdentity.Key.lastEventTime] = String(lastGroup.lastTime)
             }
             try Self.save(identity, in: db)
             var lastSeq: [String: Int64] = [:]
-            var addedBytes = 0
+            var (addedRows, addedBytes) = (0, 0)
             var written = Written()
-            for entry in entries {
-                let message = entry.message
-                if message.seq == 0, let recorded = try Self.recordedSeq(db, session: message.session), recorded > 0 {
-                    written.reusedSessions.append((message.session, recorded))
+            for group in groups where group.count > 0 {
+                // Position 0 opens a session: looked up once per session per opening (a group of
+                // each destination starts with it, maybe in an earlier write).
+                if group.firstSeq == 0, !openedSessions.contains(group.session),
+                    written.openedSessions.insert(group.session).inserted,
+                    let recorded = try Self.recordedSeq(db, session: group.session), recorded > 0
+                {
+                    written.reusedSessions.append((group.session, recorded))
                 }
-                lastSeq[message.session] = max(lastSeq[message.session] ?? 0, message.seq + 1)
-                addedBytes += entry.bytes
+                lastSeq[group.session] = max(lastSeq[group.session] ?? 0, group.nextSeq)
+                addedRows += group.count
+                addedBytes += group.bytes
             }
             for (name, next) in lastSeq { try Self.recordSession(name, nextSeq: next, in: db) }
             counters.withLock {
-                $0.rows += entries.count
+                $0.rows += addedRows
                 $0.bytes += addedBytes
             }
             var capDrops = try applyCaps(db, now: now)
@@ -251,6 +322,7 @@ final class OutboxStore: Sendable {
             sql: """
                 DELETE FROM envelope WHERE id NOT IN (SELECT envelope FROM message WHERE envelope IS NOT NULL)
                 AND id NOT IN (SELECT envelope FROM deadLetter WHERE envelope IS NOT NULL)
+                AND id NOT IN (SELECT envelope FROM messageGroup WHERE envelope IS NOT NULL)
                 """)
     }
 
@@ -292,47 +364,140 @@ final class OutboxStore: Sendable {
         )
     }
 
-    /// Drops the oldest rows over the row, byte and age caps; returns the counts by reason.
+    /// Drops the oldest results over the row, byte and age caps; returns the counts by reason.
     /// (Dead letters are never dropped for room: ``deadLetter(_:status:body:reason:now:)``
-    /// refuses what does not fit.)
+    /// refuses what does not fit.) The rows and byte caps take `message` rows first, then
+    /// groups' entries, oldest first.
     private func applyCaps(_ db: Database, now: Double) throws -> [DropReason: Int] {
         var drops: [DropReason: Int] = [:]
         let rows = counters.withLock { $0.rows }
         if rows > configuration.maximumRows {
-            drops[.rowCap] = try dropOldest(db) { removed, _, _ in removed < rows - configuration.maximumRows }
+            drops[.rowCap] = try dropOldest(db, now: now) { removed, _, _ in removed < rows - configuration.maximumRows }
         }
         let bytesNow = counters.withLock { $0.bytes }
         if bytesNow > configuration.maximumBytes {
             let excess = bytesNow - configuration.maximumBytes
-            drops[.byteCap] = try dropOldest(db) { _, removedBytes, _ in removedBytes < excess }
+            drops[.byteCap] = try dropOldest(db, now: now) { _, removedBytes, _ in removedBytes < excess }
         }
         let cutoff = now - configuration.maximumAge.inSeconds
-        if let oldest = try Double.fetchOne(db, sql: "SELECT appendedAt FROM message ORDER BY id LIMIT 1"), oldest < cutoff {
-            drops[.age] = try dropOldest(db) { _, _, appendedAt in appendedAt < cutoff }
+        let oldest = try Double.fetchOne(
+            db,
+            sql: "SELECT min(appendedAt) FROM (SELECT min(appendedAt) AS appendedAt FROM message UNION ALL SELECT min(appendedAt) FROM messageGroup)")
+        if let oldest, oldest < cutoff {
+            drops[.age] = try dropOldest(db, now: now, everyGroup: true) { _, _, appendedAt in appendedAt < cutoff }
         }
         return drops.filter { $0.value > 0 }
     }
 
-    /// Deletes rows from the oldest while `more(removedRows, removedBytes, appendedAt)` holds.
-    private func dropOldest(_ db: Database, while more: (Int, Int, Double) -> Bool) throws -> Int {
+    /// Drops results from the oldest while `more(removedRows, removedBytes, appendedAt)` holds:
+    /// `message` rows first, then the entries of groups, each group's oldest first (marked done
+    /// with). With `everyGroup`, a group whose entry does not qualify does not stop the walk (a
+    /// group's results are older than the next group's, but not than another destination's).
+    private func dropOldest(_ db: Database, now: Double, everyGroup: Bool = false, while more: (Int, Int, Double) -> Bool) throws -> Int {
         var removed = 0
         var removedBytes = 0
         var lastID: Int64?
         let cursor = try Row.fetchCursor(db, sql: "SELECT id, bytes, appendedAt FROM message ORDER BY id")
+        var stopped = false
         while let row = try cursor.next() {
             let appendedAt = Double.fromDatabaseValue(row.storedValue(MessageRecord.appendedAt)) ?? 0
-            guard more(removed, removedBytes, appendedAt) else { break }
+            guard more(removed, removedBytes, appendedAt) else {
+                stopped = true
+                break
+            }
             lastID = Int64.fromDatabaseValue(row.storedValue(Column("id")))
             removed += 1
             removedBytes += Self.saneBytes(row.storedValue(MessageRecord.bytes))
         }
-        guard let lastID else { return 0 }
-        try db.execute(sql: "DELETE FROM message WHERE id <= ?", arguments: [lastID])
+        if let lastID { try db.execute(sql: "DELETE FROM message WHERE id <= ?", arguments: [lastID]) }
         counters.withLock {
             $0.rows -= removed
             $0.bytes -= removedBytes
         }
+        guard !stopped || everyGroup else { return removed }
+        for id in try Int64.fetchAll(db, sql: "SELECT id FROM messageGroup ORDER BY id") {
+            guard var group = try MessageGroup.fetch(db, id: id) else { continue }
+            if group.isDamaged {
+                // Damaged entries have no trusted index: set aside first, the rest stored anew.
+                try repair(db, group, now: now)
+                guard let repaired = try MessageGroup.fetch(db, id: id) else { continue }
+                group = repaired
+            }
+            var marked: [(index: Int, bytes: Int)] = []
+            var markedBytes = 0
+            var groupStopped = false
+            for entry in group.waiting {
+                guard let index = entry.index, more(removed + marked.count, removedBytes + markedBytes, entry.appendedAt) else {
+                    groupStopped = true
+                    break
+                }
+                marked.append((index, entry.bytes))
+                markedBytes += entry.bytes
+            }
+            let done = try MessageGroup.markDone(db, group: group.id, entries: marked)
+            counters.withLock {
+                $0.rows -= done.count
+                $0.bytes -= done.bytes
+            }
+            removed += done.count
+            removedBytes += done.bytes
+            if groupStopped, !everyGroup { break }
+        }
         return removed
+    }
+
+    /// Repairs the damaged `group` (``MessageGroup/repair(_:_:pending:maximumDeadLetters:now:)``),
+    /// keeping the counters and noting what was set aside or lost for ``reportUnpackDamage(to:)``.
+    func repair(_ db: Database, _ group: MessageGroup.Row, now: Double) throws {
+        let pending = try MessageGroup.totals(db, filter: "id = ?", arguments: [group.id])
+        let damage = try MessageGroup.repair(
+            db, group, pending: (pending.rows, pending.bytes), maximumDeadLetters: configuration.maximumDeadLetters, now: now)
+        note(damage)
+    }
+
+    /// Unpacks the oldest group into `message` rows
+    /// (``MessageGroup/unpackOldest(_:maximumDeadLetters:now:)``); false when there is none.
+    @discardableResult
+    func unpackOldest(_ db: Database, now: Double) throws -> Bool {
+        guard let damage = try MessageGroup.unpackOldest(db, maximumDeadLetters: configuration.maximumDeadLetters, now: now)
+        else { return false }
+        note(damage)
+        return true
+    }
+
+    /// Keeps the counters and notes the damage for ``reportUnpackDamage(to:)``.
+    private func note(_ damage: MessageGroup.Damage) {
+        guard damage.removed + damage.setAside + damage.lost + damage.overCap > 0 else { return }
+        counters.withLock {
+            $0.rows -= damage.removed
+            $0.bytes -= damage.removedBytes
+        }
+        unpackDamage.withLock {
+            $0.setAside += damage.setAside
+            $0.lost += damage.lost
+            $0.overCap += damage.overCap
+        }
+    }
+
+    /// Reports the damaged entries met when unpacking groups since the last call to `report`,
+    /// and returns how many became dead letters.
+    @discardableResult
+    func reportUnpackDamage(to report: (OutboxError) -> Void) -> Int {
+        let (setAside, lost, overCap) = unpackDamage.withLock { damage in
+            defer { damage = UnpackDamage() }
+            return (damage.setAside, damage.lost, damage.overCap)
+        }
+        if setAside > 0 { report(.unreadableRows(path: path, count: setAside)) }
+        if lost > 0 { report(.unreadableLost(path: path, count: lost)) }
+        if overCap > 0 {
+            report(
+                .storage(
+                    path: path,
+                    message:
+                        "\(Plural.count(overCap, "damaged stored result")) found the dead letters full and were dropped (counted under dropped.deadLetterCap): anna outbox dead FILE shows them, --requeue makes room"
+                ))
+        }
+        return setAside
     }
 
     /// Counts `drops` that happened outside a write (results never stored).
@@ -342,37 +507,79 @@ final class OutboxStore: Sendable {
 
     // MARK: - Reading for delivery
 
-    /// The oldest rows waiting for `destination`, at most `count` of them and `bytes` bytes
-    /// (at least one), each decoded and checked.
+    /// The oldest results waiting for `destination`, at most `count` of them and `bytes`
+    /// bytes (at least one), each decoded and checked: its `message` rows, then its groups'
+    /// entries not done with. A damaged group is repaired first (its damaged entries set aside).
     func oldest(destination: String = "", count: Int, bytes: Int) throws -> [Stored] {
-        try database.read { db in
-            var stored: [Stored] = []
-            var total = 0
-            let cursor = try Stored.fetchCursor(
-                db, sql: "SELECT \(MessageRecord.selection) FROM message WHERE destination = ? ORDER BY id LIMIT ?",
-                arguments: [destination, count])
-            while let item = try cursor.next() {
-                if !stored.isEmpty, total + item.bytes > bytes { break }
-                total += item.bytes
-                stored.append(item)
+        while true {
+            var damaged: MessageGroup.Row?
+            let stored = try database.read { db in
+                var stored: [Stored] = []
+                var total = 0
+                let cursor = try Stored.fetchCursor(
+                    db, sql: "SELECT \(MessageRecord.selection) FROM message WHERE destination = ? ORDER BY id LIMIT ?",
+                    arguments: [destination, count])
+                while let item = try cursor.next() {
+                    if !stored.isEmpty, total + item.bytes > bytes { return stored }
+                    total += item.bytes
+                    stored.append(item)
+                }
+                let groups = try Row.fetchCursor(
+                    db, sql: "SELECT * FROM messageGroup WHERE destination = ? ORDER BY id", arguments: [destination])
+                while stored.count < count, let row = try groups.next() {
+                    let group = MessageGroup.decode(row)
+                    if group.isDamaged, !configuration.readOnly {
+                        damaged = group
+                        return stored
+                    }
+                    for entry in group.waiting {
+                        guard let index = entry.index, stored.count < count else { break }
+                        if !stored.isEmpty, total + entry.bytes > bytes { return stored }
+                        total += entry.bytes
+                        stored.append(
+                            Stored(
+                                id: MessageGroup.reference(group: group.id, index: index), message: entry.message, bytes: entry.bytes,
+                                destination: group.destination, envelope: group.envelope, defect: entry.defect))
+                    }
+                }
+                return stored
             }
-            return stored
+            guard let damaged else { return stored }
+            try database.write { db in try repair(db, damaged, now: Date().timeIntervalSince1970) }
         }
     }
 
-    /// Deletes delivered rows in one transaction.
-    func delete(ids: [Int64]) throws {
-        guard !ids.isEmpty else { return }
-        try database.write { db in try deleteRows(db, ids: ids) }
+    /// Removes delivered results in one transaction: their rows, or their groups' entries
+    /// (marked done with; a group goes once all of its entries are).
+    func delete(_ items: [Stored]) throws {
+        guard !items.isEmpty else { return }
+        try database.write { db in try remove(db, items) }
     }
 
-    private func deleteRows(_ db: Database, ids: [Int64]) throws {
-        let list = ids.map(String.init).joined(separator: ",")
-        let (rows, bytes) = try Self.totals(db, filter: "rowid IN (\(list))")
-        try db.execute(sql: "DELETE FROM message WHERE rowid IN (\(list))")
-        counters.withLock {
-            $0.rows -= rows
-            $0.bytes -= bytes
+    private func remove(_ db: Database, _ items: [Stored]) throws {
+        var rowIDs: [Int64] = []
+        var entries: [Int64: [(index: Int, bytes: Int)]] = [:]
+        for item in items {
+            if let entry = MessageGroup.entry(of: item.id) {
+                entries[entry.group, default: []].append((entry.index, item.bytes))
+            } else {
+                rowIDs.append(item.id)
+            }
+        }
+        var (rows, bytes) = (0, 0)
+        if !rowIDs.isEmpty {
+            let list = rowIDs.map(String.init).joined(separator: ",")
+            (rows, bytes) = try Self.totals(db, filter: "rowid IN (\(list))")
+            try db.execute(sql: "DELETE FROM message WHERE rowid IN (\(list))")
+        }
+        for (group, marked) in entries {
+            let done = try MessageGroup.markDone(db, group: group, entries: marked)
+            rows += done.count
+            bytes += done.bytes
+        }
+        counters.withLock { [rows, bytes] counters in
+            counters.rows -= rows
+            counters.bytes -= bytes
         }
     }
 
@@ -390,7 +597,7 @@ final class OutboxStore: Sendable {
                 (record.destination, record.envelope) = (item.destination, item.envelope)
                 try record.insert(db)
             }
-            try deleteRows(db, ids: items.map(\.id))
+            try remove(db, items)
             let dropped = items.count - min(room, items.count)
             var drops = try applyCaps(db, now: now)
             if dropped > 0 { drops[.deadLetterCap, default: 0] += dropped }
@@ -417,9 +624,12 @@ final class OutboxStore: Sendable {
     /// The counts, read from the file: the totals, and each destination's.
     func stats(now: Double) throws -> OutboxStats {
         try database.read { db in
-            let totals = try Row.fetchOne(db, sql: "SELECT count(*) AS rows, min(appendedAt) AS oldest FROM message")
-            let rows = totals.flatMap { Int.fromDatabaseValue($0.storedValue(Column("rows"))) } ?? 0
-            let oldest = totals.flatMap { Double.fromDatabaseValue($0.storedValue(Column("oldest"))) }
+            let rows = try Self.allTotals(db).rows
+            let oldest = try Double.fetchOne(
+                db,
+                sql:
+                    "SELECT min(appendedAt) FROM (SELECT min(appendedAt) AS appendedAt FROM message UNION ALL SELECT min(appendedAt) FROM messageGroup)"
+            )
             let inFlight = min(rows, try Int.fetchOne(db, sql: "SELECT total(value) FROM state WHERE key LIKE 'inFlight%'") ?? 0)
             let deadLetters = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
             let destinations = try Self.destinationStats(db, now: now)
@@ -439,9 +649,15 @@ final class OutboxStore: Sendable {
     /// Each destination's rows waiting and in flight, dead letters and oldest age.
     private static func destinationStats(_ db: Database, now: Double) throws -> [String: DestinationStats] {
         var destinations: [String: DestinationStats] = [:]
-        for group in try groups(db, table: "message", oldest: "min(appendedAt)") {
-            let age = group.oldest.map { max(0, now - $0) } ?? 0
-            destinations[group.name] = DestinationStats(pending: group.rows, oldestAgeSeconds: age)
+        for group in try groups(db, table: "message", oldest: "min(appendedAt)")
+            + groups(
+                db, table: MessageGroup.table, oldest: "min(appendedAt)",
+                rows: "total(max(min(max(count, 0), \(MessageGroup.maximumCount)) - max(doneCount, 0), 0))")
+        {
+            var stats = destinations[group.name] ?? DestinationStats()
+            stats.pending += group.rows
+            if let oldest = group.oldest { stats.oldestAgeSeconds = max(stats.oldestAgeSeconds, max(0, now - oldest)) }
+            destinations[group.name] = stats
         }
         for group in try groups(db, table: "deadLetter", oldest: "NULL") {
             var stats = destinations[group.name] ?? DestinationStats()
@@ -458,13 +674,15 @@ final class OutboxStore: Sendable {
     }
 
     /// The rows of `table` by destination, with the `oldest` expression (an aggregate) of each.
-    private static func groups(_ db: Database, table: String, oldest: String) throws -> [(name: String, rows: Int, oldest: Double?)] {
+    private static func groups(
+        _ db: Database, table: String, oldest: String, rows: String = "count(*)"
+    ) throws -> [(name: String, rows: Int, oldest: Double?)] {
         var groups: [(name: String, rows: Int, oldest: Double?)] = []
         let cursor = try Row.fetchCursor(
-            db, sql: "SELECT CAST(destination AS TEXT) AS name, count(*) AS rows, \(oldest) AS oldest FROM \(table) GROUP BY destination")
+            db, sql: "SELECT CAST(destination AS TEXT) AS name, \(rows) AS rows, \(oldest) AS oldest FROM \(table) GROUP BY destination")
         while let row = try cursor.next() {
             let name = String.fromDatabaseValue(row.storedValue(Column("name")))
-            let rows = Int.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0
+            let rows = clampedInt(Double.fromDatabaseValue(row.storedValue(Column("rows"))) ?? 0)
             let oldestValue = Double.fromDatabaseValue(row.storedValue(Column("oldest")))
             if let name { groups.append((name, rows, oldestValue)) }
         }
@@ -486,10 +704,13 @@ final class OutboxStore: Sendable {
     func deleteAll() throws -> Int {
         let deleted = try database.write { db in
             let count =
-                (try Int.fetchOne(db, sql: "SELECT count(*) FROM message") ?? 0)
+                (try Self.allTotals(db).rows)
                 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0)
             try db.execute(
-                sql: "DELETE FROM message; DELETE FROM deadLetter; DELETE FROM dropCount; DELETE FROM envelope; DELETE FROM identity")
+                sql: """
+                    DELETE FROM message; DELETE FROM messageGroup; DELETE FROM deadLetter; DELETE FROM dropCount; \
+                    DELETE FROM envelope; DELETE FROM identity
+                    """)
             counters.withLock { $0 = Counters() }
             envelopes.withLock { $0 = EnvelopeCache() }
             return count
@@ -501,6 +722,8 @@ final class OutboxStore: Sendable {
 
     func requeueDeadLetters(now: Double) throws -> (requeued: Int, kept: Int) {
         try database.write { db in
+            // The end of the queue is after the groups: they are unpacked first.
+            while try unpackOldest(db, now: now) {}
             var requeued = 0
             var kept = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter WHERE status = 0") ?? 0
             for record in try DeadLetterRecord.fetchAll(db, sql: "SELECT * FROM deadLetter WHERE status != 0 ORDER BY id") {

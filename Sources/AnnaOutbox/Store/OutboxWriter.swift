@@ -1,14 +1,25 @@
 import CoreJS
-import DequeModule
 import Dispatch
 import Foundation
 
-/// Group commit: appends go to a list under a lock (the caller never waits for the disk);
-/// one serial queue writes everything waiting in one transaction, again and again until
-/// nothing waits. A failed write (disk full) keeps its results in memory and is retried.
+/// Group commit: appends go to groups in memory under a lock (the caller never waits for
+/// the disk), each result encoded into its destination's open group (``PendingGroup``); one
+/// serial queue writes every group waiting in one transaction, again and again until nothing
+/// waits. A failed write (disk full) keeps its results in memory and is retried.
 final class OutboxWriter: Sendable {
-    private struct State: Sendable {
-        var entries: Deque<OutboxStore.Entry> = []
+    fileprivate struct State: Sendable {
+        /// The groups results are appended to (one per destination, session and envelope in
+        /// use), the full ones waiting (append order), and those of the write under way.
+        var open: [PendingGroup] = []
+        var full: [PendingGroup] = []
+        var writing: [PendingGroup] = []
+        /// Results in those groups (a result sent to two destinations counts twice).
+        var unwritten = 0
+        /// The session appended to last and its next position (saves hashing its name per
+        /// append; ``nextSeq`` has it while another session is appended to).
+        var current: (session: String, next: Int64)?
+        /// Sessions whose position 0 this opening wrote (the check for a reused name is done).
+        var openedSessions: Set<String> = []
         var unwrittenBytes = 0
         var scheduled = false
         var drops: [DropReason: Int] = [:]
@@ -57,12 +68,17 @@ final class OutboxWriter: Sendable {
     /// so append order is sequence order). Returns the error to report when it was not kept.
     /// With ``OutboxConfiguration/waitsWhenBehind``, waits for the writer instead of dropping,
     /// and refuses at once while writes fail (the run stops rather than losing results quietly).
-    func append(session: String, make: (Int64) -> [OutboxStore.Entry], bytes: Int) -> OutboxError? {
+    /// `fill` appends the result to its group of each destination in `destinations`, stamped
+    /// with `envelope`.
+    func append(
+        session: String, destinations: [String], envelope: StampedEnvelope?, appendedAt: Double, bytes: Int,
+        fill: (Int64, inout PendingGroup) -> Void
+    ) -> OutboxError? {
         let limit = store.configuration.maximumUnwrittenBytes
         let waits = store.configuration.waitsWhenBehind
         if waits {
             while state.withLock({
-                $0.unwrittenBytes + bytes > limit && !$0.entries.isEmpty && !$0.closed && $0.failure == nil
+                $0.unwrittenBytes + bytes > limit && $0.unwritten > 0 && !$0.closed && $0.failure == nil
             }) {
                 synchronize()
             }
@@ -93,19 +109,27 @@ final class OutboxWriter: Sendable {
                     report ? .writeFailed(path: store.path, count: 1, message: failure + "; appends are refused until a write succeeds") : nil
                 )
             }
-            if state.unwrittenBytes + bytes > limit, !state.entries.isEmpty {
+            if state.unwrittenBytes + bytes > limit, state.unwritten > 0 {
                 state.drops[.backpressure, default: 0] += 1
                 let first = !state.inBackpressure
                 state.inBackpressure = true
                 return (false, first ? .backpressure(dropped: 1, limit: limit) : nil)
             }
             if state.inBackpressure, state.unwrittenBytes < limit / 2 { state.inBackpressure = false }
-            let seq = state.nextSeq[session] ?? 0
-            state.nextSeq[session] = seq + 1
-            let entries = make(seq)
-            state.entries.append(contentsOf: entries)
-            state.queued += entries.count
-            state.unwrittenBytes += bytes * entries.count
+            let seq: Int64
+            if let current = state.current, current.session == session {
+                seq = current.next
+            } else {
+                if let current = state.current { state.nextSeq[current.session] = current.next }
+                seq = state.nextSeq[session] ?? 0
+            }
+            state.current = (session, seq + 1)
+            for destination in destinations {
+                fill(seq, &state.open[state.openGroup(destination: destination, session: session, envelope: envelope, appendedAt: appendedAt)])
+            }
+            state.queued += destinations.count
+            state.unwritten += destinations.count
+            state.unwrittenBytes += bytes * destinations.count
             if state.scheduled { return (false, nil) }
             state.scheduled = true
             return (true, nil)
@@ -151,11 +175,13 @@ final class OutboxWriter: Sendable {
     }
 
     /// Results appended but not yet written (a row per destination).
-    var unwrittenCount: Int { state.withLock { $0.entries.count } }
+    var unwrittenCount: Int { state.withLock { $0.unwritten } }
 
     /// Results appended for `destination` but not yet written.
     func unwrittenCount(destination: String) -> Int {
-        state.withLock { state in state.entries.count { $0.destination == destination } }
+        state.withLock { state in
+            (state.writing + state.full + state.open).reduce(0) { $0 + ($1.destination == destination ? $1.count : 0) }
+        }
     }
 
     /// Results appended to this outbox that never reached the file (refused while writes
@@ -177,7 +203,7 @@ final class OutboxWriter: Sendable {
     /// for more than 10 ms at a time without looking at the clock.
     func drain(before deadline: ContinuousClock.Instant) -> Int {
         while true {
-            let (left, failing) = state.withLock { ($0.entries.count, $0.failure != nil) }
+            let (left, failing) = state.withLock { ($0.unwritten, $0.failure != nil) }
             // While writes fail (disk full), waiting is not likely to help: the count is said now.
             if left == 0 || failing || ContinuousClock.now >= deadline { return left }
             let done = DispatchSemaphore(value: 0)
@@ -191,12 +217,13 @@ final class OutboxWriter: Sendable {
     func close() {
         state.withLock { $0.closed = true }
         synchronize()
-        if state.withLock({ $0.failure != nil && !$0.entries.isEmpty }) {
+        if state.withLock({ $0.failure != nil && $0.unwritten > 0 }) {
             queue.sync { drain() }
         }
         let (lost, message, lock) = state.withLock { state in
-            let lost = state.entries.count
-            state.entries.removeAll()
+            let lost = state.unwritten
+            (state.open, state.full, state.writing) = ([], [], [])
+            state.unwritten = 0
             state.unwrittenBytes = 0
             state.lost += lost
             if lost > 0 { state.unsavedDrops[.writeFailed, default: 0] += lost }
@@ -219,28 +246,51 @@ final class OutboxWriter: Sendable {
     private func drain() {
         let maximum = store.configuration.maximumRowsPerTransaction
         while true {
-            let taken: (entries: [OutboxStore.Entry], drops: [DropReason: Int], identity: [String: String?], identityIsNewer: Bool)? =
-                state.withLock { state in
-                    if state.entries.isEmpty, state.drops.isEmpty, state.unsavedDrops.isEmpty, state.identity.isEmpty {
-                        state.scheduled = false
-                        return nil
+            let taken:
+                (
+                    groups: [PendingGroup], results: Int, bytes: Int, drops: [DropReason: Int], identity: [String: String?],
+                    identityIsNewer: Bool, opened: Set<String>
+                )? =
+                    state.withLock { state in
+                        if state.unwritten == 0, state.drops.isEmpty, state.unsavedDrops.isEmpty, state.identity.isEmpty {
+                            state.scheduled = false
+                            return nil
+                        }
+                        // Whole groups, up to `maximum` results (at least one group), full ones
+                        // first (each destination's are older than its open one); kept in
+                        // `writing` until written, and put back if the write fails.
+                        state.full.append(contentsOf: state.open)
+                        state.open = []
+                        var (count, results, bytes) = (0, 0, 0)
+                        while count < state.full.count, count == 0 || results + state.full[count].count <= maximum {
+                            results += state.full[count].count
+                            bytes += state.full[count].bytes
+                            count += 1
+                        }
+                        state.writing = Array(state.full.prefix(count))
+                        state.full.removeFirst(count)
+                        let groups = state.writing
+                        let drops = state.drops.merging(state.unsavedDrops, uniquingKeysWith: +)
+                        state.drops = [:]
+                        state.unsavedDrops = [:]
+                        defer { state.identity = [:] }
+                        return (
+                            groups, results, bytes, drops, state.identity, state.identityAt >= state.written + results,
+                            state.openedSessions
+                        )
                     }
-                    let entries = Array(state.entries.prefix(maximum))
-                    let drops = state.drops.merging(state.unsavedDrops, uniquingKeysWith: +)
-                    state.drops = [:]
-                    state.unsavedDrops = [:]
-                    defer { state.identity = [:] }
-                    return (entries, drops, state.identity, state.identityAt >= state.written + entries.count)
-                }
             guard let taken else { return }
             let now = Date().timeIntervalSince1970
             do {
                 let written = try store.write(
-                    taken.entries, drops: taken.drops, identity: taken.identity, identityIsNewer: taken.identityIsNewer, now: now)
+                    taken.groups, drops: taken.drops, identity: taken.identity, identityIsNewer: taken.identityIsNewer,
+                    openedSessions: taken.opened, now: now)
                 let recovered: String? = state.withLock { state in
-                    state.entries.removeFirst(taken.entries.count)  // a deque: the rest does not move
-                    state.written += taken.entries.count
-                    state.unwrittenBytes -= taken.entries.reduce(0) { $0 + $1.bytes }
+                    state.writing = []
+                    state.openedSessions.formUnion(written.openedSessions)
+                    state.unwritten -= taken.results
+                    state.written += taken.results
+                    state.unwrittenBytes -= taken.bytes
                     defer {
                         state.failure = nil
                         state.failureRefused = false
@@ -255,15 +305,18 @@ final class OutboxWriter: Sendable {
                     onError(.sessionReused(path: store.path, session: session, recorded: Int(clamping: recorded)))
                 }
                 if !written.capDrops.isEmpty { reportCapDrops(written.capDrops, now: now) }
+                store.reportUnpackDamage(to: onError)
             } catch {
                 let (first, delay, waiting) = state.withLock { state in
+                    state.full.insert(contentsOf: state.writing, at: 0)
+                    state.writing = []
                     state.unsavedDrops.merge(taken.drops, uniquingKeysWith: +)
                     state.identity.merge(taken.identity) { newer, _ in newer }
                     let first = state.failure == nil
                     state.failure = "\(error)"
                     let delay = state.retryDelay
                     state.retryDelay = min(delay * 2, 2)
-                    return (first, delay, state.entries.count)
+                    return (first, delay, state.unwritten)
                 }
                 if first {
                     onError(
@@ -306,5 +359,19 @@ final class OutboxWriter: Sendable {
                         "\(count == 1 ? "the oldest result" : "the \(count) oldest results") dropped by the \(reason.rawValue) cap (counted in anna outbox stats): results arrive faster than they are delivered, or the collector is unreachable"
                 ))
         }
+    }
+}
+
+extension OutboxWriter.State {
+    /// The index in ``open`` of the group a result of `session` for `destination` stamped with
+    /// `envelope` goes in; a group that cannot take it moves to ``full`` and a new one opens.
+    mutating func openGroup(destination: String, session: String, envelope: StampedEnvelope?, appendedAt: Double) -> Int {
+        for index in open.indices where open[index].destination == destination {
+            if open[index].takes(destination: destination, session: session, envelope: envelope) { return index }
+            full.append(open.remove(at: index))
+            break
+        }
+        open.append(PendingGroup(destination: destination, session: session, envelope: envelope, appendedAt: appendedAt))
+        return open.count - 1
     }
 }
