@@ -6,9 +6,9 @@ import GRDB
 /// serializes them. The counters of waiting rows and bytes live in memory, changed only
 /// inside the queue's write transactions, so the caps cost no scan.
 final class OutboxStore: Sendable {
-    /// A result appended but not yet written: a message's fields, its ID made from its
-    /// session and position (``MessageID``) unless given (a salvaged or requeued message
-    /// keeps its own), which saves building the ID for every append.
+    /// A result on its way to a row of `message` (a requeued dead letter, a group moved to
+    /// rows before one) or to a group (a salvage): a message's fields, its ID made from its
+    /// session and position (``MessageID``) unless it has another.
     struct Entry: Sendable {
         var session: String
         var seq: Int64
