@@ -18,7 +18,7 @@ package enum OutboxFileReader {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
+        defer { try? queue.close() }  // read only: nothing to lose if closing fails
         return try queue.read { db in try pending(db) }
     }
 
