@@ -38,6 +38,8 @@ public final class Outbox: Sendable {
     let onError: @Sendable (OutboxError) -> Void
     /// The session of identify calls made from Swift.
     private let callSession = Outbox.newSession()
+    /// The destinations each result is appended for (one unnamed when none is configured).
+    private let appendDestinations: [String]
 
     /// Opens the outbox at `path`, creating it when missing. A damaged file is set aside
     /// (renamed `<path>.damaged-<ms>`), what it still holds is copied into a new file, and
@@ -57,6 +59,7 @@ public final class Outbox: Sendable {
         let report = onError ?? { Logger(label: "anna.outbox").error("\($0)") }
         self.path = path
         self.configuration = configuration
+        appendDestinations = configuration.destinations.isEmpty ? [""] : configuration.destinations
         self.onError = report
         var salvage: OutboxError?
         switch OutboxFileKind.of(path: path) {
@@ -138,28 +141,45 @@ public final class Outbox: Sendable {
             writer.countDrop(.tooDeep)
             throw .resultTooDeep(depth: depth, limit: WireFormat.maximumResultDepth, task: result.meta?.task)
         }
-        let meta = result.meta
         let appendedAt = Date().timeIntervalSince1970
-        let envelope = identity.stamp(time: time, identifying: Self.identifiedUser(result.value))
-        let destinations = configuration.destinations.isEmpty ? [""] : configuration.destinations
+        let envelope = identity.stamp(time: time, identifying: Self.identifiedUser(result.value, text: text))
+        // Each string read once: every read of a meta field or of the configuration's
+        // destinations is a retain and a release, and this runs for every result.
+        let task = result.meta?.task
+        let path = result.meta?.path
+        let event = result.meta?.event
         // The message ID repeats the session and adds up to 20 digits.
         let bytes =
-            WireFormat.messageOverheadBytes + 2 * session.utf8.count + 20 + resultBytes + (meta?.task.utf8.count ?? 0)
-            + (meta?.path.utf8.count ?? 0) + (meta?.event.utf8.count ?? 0)
+            WireFormat.messageOverheadBytes + 2 * session.utf8.count + 20 + resultBytes + (task?.utf8.count ?? 0)
+            + (path?.utf8.count ?? 0) + (event?.utf8.count ?? 0)
         let refusal = writer.append(
-            session: session, destinations: destinations, envelope: envelope, appendedAt: appendedAt, bytes: bytes
+            session: session, destinations: appendDestinations, envelope: envelope, appendedAt: appendedAt, bytes: bytes
         ) { seq, group in
-            group.append(
-                seq: seq, time: time, task: meta?.task, path: meta?.path, event: meta?.event, result: text, bytes: bytes,
-                appendedAt: appendedAt)
+            group.append(seq: seq, time: time, task: task, path: path, event: event, result: text, bytes: bytes, appendedAt: appendedAt)
         }
         if let refusal { throw refusal }
     }
 
     /// The user ID an identify result sets (``/Anna/AnalyticsCall``'s rule), nil for any other.
-    static func identifiedUser(_ value: JSONValue) -> String? {
-        guard case let .object(members) = value, members["type"]?.stringValue == "identify" else { return nil }
+    /// `text` is the value's JSON text, in which neither encoder (JavaScript's nor
+    /// ``/CoreJS/JSONValue/jsonText``) escapes a letter: a text without `identify` in it is
+    /// not one, and most results are told by that scan alone, without looking members up.
+    static func identifiedUser(_ value: JSONValue, text: String) -> String? {
+        var text = text
+        guard text.withUTF8(mentionsIdentify), case let .object(members) = value, members["type"]?.stringValue == "identify" else { return nil }
         return members["userId"]?.stringValue
+    }
+
+    /// Whether `bytes` hold `identify`.
+    private static func mentionsIdentify(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let identify: StaticString = "identify"
+        return identify.withUTF8Buffer { word in
+            guard bytes.count >= word.count else { return false }
+            for start in 0...(bytes.count - word.count) where bytes[start] == word[0] {
+                if (1..<word.count).allSatisfy({ bytes[start + $0] == word[$0] }) { return true }
+            }
+            return false
+        }
     }
 
     /// Sets the user ID and queues an identify call with `traits` for every destination (as a

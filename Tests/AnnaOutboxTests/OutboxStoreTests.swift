@@ -174,6 +174,39 @@ import Testing
         #expect(transport.messages.allSatisfy { $0.task == "tap" && $0.path == "/screen" && $0.event == "tap" })
         withExtendedLifetime((link, app)) {}
     }
+
+    /// An identify a task returns sets the outbox's user from the engine's own text; a result
+    /// that only mentions the word does not, and the delegate sees every result all the same.
+    @Test func anIdentifyATaskReturnsSetsTheUserAndAMentionDoesNot() async throws {
+        let folder = try TemporaryFolder([
+            "m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
+            "m/task/index.js": """
+            match('tap', (node) => ({ action: 'tap', label: 'identify-button', note: 'not an identify' }))
+            match('login', (node) => ({ type: 'identify', userId: 'u-9' }))
+            """,
+        ])
+        let outbox = try Outbox(path: folder.file("outbox.sqlite"))
+        var dependency = Manager.Dependency()
+        dependency.outbox = outbox.sink(session: "app")
+        let manager = Manager(moduleURL: folder.url.appendingPathComponent("m"), dependency: dependency)
+        let delegate = RecordingDelegate()
+        manager.delegate = delegate
+        let app = AppHost(manager: manager)
+        let link = ChainLink(next: app)
+        let screen = Analyzer(owner: link)
+        screen.enable(naming: "screen")
+        screen.record("tap")
+        await manager.flush()
+        await outbox.waitUntilWritten()
+        #expect(outbox.identity.userId == nil, "a result that mentions identify is not one")
+        screen.record("login")
+        await manager.flush()
+        await outbox.waitUntilWritten()
+        #expect(outbox.identity.userId == "u-9")
+        #expect(delegate.values.count == 2)
+        #expect(delegate.values.last == ["type": "identify", "userId": "u-9"])
+        withExtendedLifetime((link, app)) {}
+    }
 }
 
 /// The application object at the top of a chain, owning the root analyzer.

@@ -17,7 +17,7 @@ struct PendingResults: Sendable {
     /// With `keepingText`, each result keeps its value's text as JavaScript wrote it
     /// (``AnalyticsResult/jsonText``), for a listener that stores text.
     func forEachResult(
-        keepingText: Bool = false, _ body: (_ offset: Int, _ result: AnalyticsResult) -> Void
+        keepingText: Bool = false, _ body: (_ offset: Int, _ result: consuming AnalyticsResult) -> Void
     ) throws(AnalyticsError) {
         var position = 0
         var operation = 0
@@ -32,12 +32,11 @@ struct PendingResults: Sendable {
                     default:
                         let meta = metaID >= 0 && metaID < metas.count ? metas[metaID] : nil
                         let time = operation >= 0 && operation < times.count && !times[operation].isNaN ? times[operation] : nil
-                        if keepingText, let elementText {
-                            let text = String(decoding: elementText, as: UTF8.self)
-                            body(operation, AnalyticsResult(value: element, text: text, meta: meta, time: time))
-                        } else {
-                            body(operation, AnalyticsResult(value: element, meta: meta, time: time))
-                        }
+                        let text = keepingText ? elementText.map { String(decoding: $0, as: UTF8.self) } : nil
+                        // The value moved in explicitly: left to itself, the optimizer copied it
+                        // and destroyed the original, once per result.
+                        let result = AnalyticsResult(value: consume element, text: text, meta: meta, time: time)
+                        body(operation, consume result)
                     }
                 }
             }

@@ -85,7 +85,7 @@ extension EngineOutput.Part {
     /// Decodes the part's results and hands them and its errors on, in order; with
     /// `keepingText`, each result keeps its text (``AnalyticsResult/jsonText``).
     func forEach(
-        keepingText: Bool = false, result: (AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void
+        keepingText: Bool = false, result: (consuming AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void
     ) {
         switch self {
         case let .results(pending, last):
@@ -122,7 +122,7 @@ struct MixedResults: Sendable {
     let last: Int?
 
     func forEach(
-        keepingText: Bool = false, result: (AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void
+        keepingText: Bool = false, result: (consuming AnalyticsResult) -> Void, error: (_ position: Int, _ error: AnalyticsError) -> Void
     ) {
         var next = 0
         var decodeFailure: AnalyticsError?

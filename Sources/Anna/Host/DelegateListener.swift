@@ -58,6 +58,10 @@ final class DelegateListener: DeliveryListener {
         var handlesErrors: Bool { true }
 
         func receive(_ result: consuming AnalyticsResult) {
+            receive(borrowing: result)
+        }
+
+        func receive(borrowing result: borrowing AnalyticsResult) {
             delegate.manager(manager, didSend: result)
         }
 

@@ -34,6 +34,10 @@ protocol DeliveryReceiver: Sendable {
     /// - Throws: when it refuses the result; the error is reported to every receiver like
     ///   any other, before the receivers after this one see the result.
     mutating func receive(_ result: consuming AnalyticsResult) throws
+    /// Takes one result that is not the block's last use of it: a receiver that does not
+    /// keep it (a sink that encodes it, a delegate it is handed to) reads it in place; the
+    /// others get a copy (the default).
+    mutating func receive(borrowing result: borrowing AnalyticsResult) throws
     /// Takes one error.
     mutating func receive(_ error: any Error)
     /// The block is delivered.
@@ -44,6 +48,7 @@ extension DeliveryReceiver {
     var takesResults: Bool { false }
     var handlesErrors: Bool { false }
     var storesText: Bool { false }
+    mutating func receive(borrowing result: borrowing AnalyticsResult) throws { try receive(copy result) }
     mutating func receive(_ error: any Error) {}
     mutating func finish() {}
 }

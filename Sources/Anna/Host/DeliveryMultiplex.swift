@@ -57,20 +57,20 @@ final class DeliveryMultiplex: @unchecked Sendable {
         if storing == 0 { block.countDelivered() }
         var index = 0
         while index < receivers.count - 1 {
-            hand(copy result, to: index)
+            do {
+                try receivers[index].receive(borrowing: result)
+            } catch {
+                report(error)
+            }
             index += 1
             if index == storing { block.countDelivered() }
         }
-        hand(result, to: index)
-        if storing == receivers.count { block.countDelivered() }
-    }
-
-    private func hand(_ result: consuming AnalyticsResult, to index: Int) {
         do {
-            try receivers[index].receive(result)
+            try receivers[index].receive(consume result)  // moved: the optimizer copied it otherwise
         } catch {
             report(error)
         }
+        if storing == receivers.count { block.countDelivered() }
     }
 
     /// Hands `error` to every receiver; to the logger when none handles errors.

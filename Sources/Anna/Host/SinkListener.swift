@@ -15,6 +15,10 @@ struct SinkListener: DeliveryListener {
         var storesText: Bool { true }
 
         func receive(_ result: consuming AnalyticsResult) throws {
+            try receive(borrowing: result)
+        }
+
+        func receive(borrowing result: borrowing AnalyticsResult) throws {
             try sink.append(result, time: result.time ?? Manager.now())
         }
     }

@@ -91,9 +91,13 @@ public struct AnalyticsResult: Sendable, Equatable {
         self.time = time
     }
 
-    /// A result decoded from the engine's text, which it keeps as ``jsonText``.
-    init(value: JSONValue, text: String, meta: ResultMeta?, time: Double?) {
-        self.init(value: value, meta: meta, time: time)
+    /// A result decoded from the engine's text, which it keeps as ``jsonText`` when given.
+    /// Each field set in place: delegating to the public initializer made the optimizer
+    /// build the result twice (a copy and a destroy per result).
+    init(value: consuming JSONValue, text: String?, meta: ResultMeta?, time: Double?) {
+        self.value = value
+        self.meta = meta
+        self.time = time
         sourceText = text
     }
 

@@ -117,13 +117,14 @@ final class OutboxWriter: Sendable {
             }
             if state.inBackpressure, state.unwrittenBytes < limit / 2 { state.inBackpressure = false }
             let seq: Int64
-            if let current = state.current, current.session == session {
-                seq = current.next
+            if state.current?.session == session, let next = state.current?.next {
+                seq = next
+                state.current?.next = next + 1  // in place: the session string is not stored again
             } else {
                 if let current = state.current { state.nextSeq[current.session] = current.next }
                 seq = state.nextSeq[session] ?? 0
+                state.current = (session, seq + 1)
             }
-            state.current = (session, seq + 1)
             for destination in destinations {
                 fill(seq, &state.open[state.openGroup(destination: destination, session: session, envelope: envelope, appendedAt: appendedAt)])
             }

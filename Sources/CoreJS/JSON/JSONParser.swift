@@ -55,7 +55,7 @@ struct JSONParser {
 
     /// As ``parseArrayElements(_:)``, with each element's own bytes; nil when a container in
     /// the element was cut (the bytes are not the value's).
-    mutating func parseArrayElementTexts(_ body: (JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+    mutating func parseArrayElementTexts(_ body: (consuming JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
         skipWhitespace()
         guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
         try readElements(body)
@@ -68,7 +68,7 @@ struct JSONParser {
     }
 
     /// Reads `[ value, … ]` from the opening bracket on, handing each value to `body`.
-    private mutating func readElements(_ body: (JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+    private mutating func readElements(_ body: (consuming JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
         position += 1
         skipWhitespace()
         if current == UInt8(ascii: "]") {

@@ -86,7 +86,7 @@ extension JSONValue {
     /// element's JSON text as written), or nil when a container in it was cut (the bytes are
     /// not the element's value then).
     public static func forEachElementText(
-        ofArrayUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void
+        ofArrayUTF8 bytes: UnsafeBufferPointer<UInt8>, _ body: (consuming JSONValue, UnsafeBufferPointer<UInt8>?) throws -> Void
     ) throws {
         try JSONParser.run(on: bytes, cuttingDeepContainers: true) { try $0.parseArrayElementTexts(body) }
     }
