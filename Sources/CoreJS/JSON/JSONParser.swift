@@ -79,7 +79,8 @@ struct JSONParser {
             skipWhitespace()
             let (start, cutsBefore) = (position, cuts)
             let value = try parseValue()
-            try body(value, cuts == cutsBefore ? UnsafeBufferPointer(rebasing: bytes[start..<position]) : nil)
+            // Given away: without `consume` the optimizer copies each element and destroys it after.
+            try body(consume value, cuts == cutsBefore ? UnsafeBufferPointer(rebasing: bytes[start..<position]) : nil)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): position += 1
