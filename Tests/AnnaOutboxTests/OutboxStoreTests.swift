@@ -147,65 +147,70 @@ import Testing
     }
 
     @Test func everyResultOfAManagerReachesItsOutbox() async throws {
-        let folder = try TemporaryFolder([
-            "m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "m/task/index.js": "match('tap', (node) => ({ n: node.latestEvent().attributes.n }))",
-        ])
-        let outbox = try Outbox(path: folder.file("outbox.sqlite"))
-        var dependency = Manager.Dependency()
-        dependency.outbox = outbox.sink(session: "app")
-        let manager = Manager(moduleURL: folder.url.appendingPathComponent("m"), dependency: dependency)
-        let delegate = RecordingDelegate()
-        manager.delegate = delegate
-        let app = AppHost(manager: manager)
-        let link = ChainLink(next: app)
-        let screen = Analyzer(owner: link)
-        screen.enable(naming: "screen")
-        for n in 0..<5 { screen.record("tap", with: ["n": .number(Double(n))]) }
-        await manager.flush()
-        await outbox.waitUntilWritten()
-        #expect(delegate.values.count == 5)
+        let rig = try ManagedOutbox(tasks: "match('tap', (node) => ({ n: node.latestEvent().attributes.n }))")
+        for n in 0..<5 { rig.screen.record("tap", with: ["n": .number(Double(n))]) }
+        await rig.settle()
+        #expect(rig.delegate.values.count == 5)
         let transport = CapturingTransport()
         let uploader = try OutboxUploader(
-            outbox: outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/"), transport: transport)
+            outbox: rig.outbox, configuration: UploadConfiguration(url: "http://127.0.0.1:9/"), transport: transport)
         #expect(await uploader.flush() == .empty)
         #expect(transport.messages.map(\.messageId) == (0..<5).map { "app#\($0)" })
         #expect(transport.messages.map(\.result) == (0..<5).map { "{\"n\":\($0)}" })
         #expect(transport.messages.allSatisfy { $0.task == "tap" && $0.path == "/screen" && $0.event == "tap" })
-        withExtendedLifetime((link, app)) {}
     }
 
     /// An identify a task returns sets the outbox's user from the engine's own text; a result
     /// that only mentions the word does not, and the delegate sees every result all the same.
     @Test func anIdentifyATaskReturnsSetsTheUserAndAMentionDoesNot() async throws {
-        let folder = try TemporaryFolder([
+        let rig = try ManagedOutbox(
+            tasks: """
+                match('tap', (node) => ({ action: 'tap', label: 'identify-button', note: 'not an identify' }))
+                match('login', (node) => ({ type: 'identify', userId: 'u-9' }))
+                """)
+        rig.screen.record("tap")
+        await rig.settle()
+        #expect(rig.outbox.identity.userId == nil, "a result that mentions identify is not one")
+        rig.screen.record("login")
+        await rig.settle()
+        #expect(rig.outbox.identity.userId == "u-9")
+        #expect(rig.delegate.values.count == 2)
+        #expect(rig.delegate.values.last == ["type": "identify", "userId": "u-9"])
+    }
+}
+
+/// A manager whose results go to an outbox (session `app`) and a recording delegate, with one
+/// analyzer named `screen` under the application's.
+private struct ManagedOutbox {
+    let folder: TemporaryFolder
+    let outbox: Outbox
+    let manager: Manager
+    let delegate = RecordingDelegate()
+    let app: AppHost
+    let link: ChainLink
+    let screen: Analyzer
+
+    /// `tasks`: the module's task file.
+    init(tasks: String) throws {
+        folder = try TemporaryFolder([
             "m/index.js": "module.exports = require('anna').configured({ task: __dirname + '/task' })",
-            "m/task/index.js": """
-            match('tap', (node) => ({ action: 'tap', label: 'identify-button', note: 'not an identify' }))
-            match('login', (node) => ({ type: 'identify', userId: 'u-9' }))
-            """,
+            "m/task/index.js": tasks,
         ])
-        let outbox = try Outbox(path: folder.file("outbox.sqlite"))
+        outbox = try Outbox(path: folder.file("outbox.sqlite"))
         var dependency = Manager.Dependency()
         dependency.outbox = outbox.sink(session: "app")
-        let manager = Manager(moduleURL: folder.url.appendingPathComponent("m"), dependency: dependency)
-        let delegate = RecordingDelegate()
+        manager = Manager(moduleURL: folder.url.appendingPathComponent("m"), dependency: dependency)
         manager.delegate = delegate
-        let app = AppHost(manager: manager)
-        let link = ChainLink(next: app)
-        let screen = Analyzer(owner: link)
+        app = AppHost(manager: manager)
+        link = ChainLink(next: app)
+        screen = Analyzer(owner: link)
         screen.enable(naming: "screen")
-        screen.record("tap")
+    }
+
+    /// Waits until what was recorded is delivered and written.
+    func settle() async {
         await manager.flush()
         await outbox.waitUntilWritten()
-        #expect(outbox.identity.userId == nil, "a result that mentions identify is not one")
-        screen.record("login")
-        await manager.flush()
-        await outbox.waitUntilWritten()
-        #expect(outbox.identity.userId == "u-9")
-        #expect(delegate.values.count == 2)
-        #expect(delegate.values.last == ["type": "identify", "userId": "u-9"])
-        withExtendedLifetime((link, app)) {}
     }
 }
 
