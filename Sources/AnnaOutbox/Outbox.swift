@@ -165,8 +165,10 @@ public final class Outbox: Sendable {
     /// ``/CoreJS/JSONValue/jsonText``) escapes a letter: a text without `identify` in it is
     /// not one, and most results are told by that scan alone, without looking members up.
     static func identifiedUser(_ value: JSONValue, text: String) -> String? {
-        var text = text
-        guard text.withUTF8(mentionsIdentify), case let .object(members) = value, members["type"]?.stringValue == "identify" else { return nil }
+        // A text without contiguous UTF-8 (a bridged one) is looked up without the scan.
+        guard text.utf8.withContiguousStorageIfAvailable(mentionsIdentify) ?? true, case let .object(members) = value,
+            members["type"]?.stringValue == "identify"
+        else { return nil }
         return members["userId"]?.stringValue
     }
 
