@@ -212,7 +212,7 @@ public final class OutboxUploader: Sendable {
         var batch = try outbox.store.oldest(
             destination: configuration.destination, count: configuration.maximumBatchCount,
             bytes: configuration.maximumBatchBytes)
-        let setAside = outbox.store.reportUnpackDamage(to: outbox.onError)
+        let setAside = outbox.store.reportGroupDamage(to: outbox.onError)
         if setAside > 0 { state.withLock { $0.tally.deadLettered += setAside } }
         guard !batch.isEmpty else { return false }
         if background, batch.count < configuration.flushAt, !waitedLongEnough() { return false }

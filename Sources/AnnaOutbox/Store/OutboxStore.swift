@@ -26,22 +26,11 @@ final class OutboxStore: Sendable {
         /// The identity and context it was stamped with.
         var envelope: StampedEnvelope?
 
-        /// A new result of `session` at position `seq`.
-        init(
-            session: String, seq: Int64, time: Double, task: String?, path: String?, event: String?, result: String, bytes: Int,
-            appendedAt: Double, destination: String, envelope: StampedEnvelope?
-        ) {
-            (self.session, self.seq, self.time, self.task, self.path, self.event, self.result) =
-                (session, seq, time, task, path, event, result)
-            (self.bytes, self.appendedAt, self.destination, self.envelope) = (bytes, appendedAt, destination, envelope)
-        }
-
         /// `message` as it was kept (its ID too).
         init(message: OutboxMessage, bytes: Int, appendedAt: Double, destination: String = "", envelope: StampedEnvelope? = nil) {
-            self.init(
-                session: message.session, seq: message.seq, time: message.time, task: message.task, path: message.path,
-                event: message.event, result: message.result, bytes: bytes, appendedAt: appendedAt, destination: destination,
-                envelope: envelope)
+            (session, seq, time, task, path, event, result) =
+                (message.session, message.seq, message.time, message.task, message.path, message.event, message.result)
+            (self.bytes, self.appendedAt, self.destination, self.envelope) = (bytes, appendedAt, destination, envelope)
             if message.messageId != MessageID.make(session: message.session, seq: message.seq) {
                 givenMessageId = message.messageId
             }
@@ -75,9 +64,9 @@ final class OutboxStore: Sendable {
         var bytes = 0
     }
 
-    /// Damaged entries of groups met when unpacking, not yet reported: set aside as dead
-    /// letters, and lost (unreadable, or no room among the dead letters).
-    private struct UnpackDamage: Sendable {
+    /// Damaged entries of groups met when repairing or unpacking them, not yet reported: set
+    /// aside as dead letters, and lost (unreadable, or no room among the dead letters).
+    private struct GroupDamage: Sendable {
         var setAside = 0
         /// Unreadable (`corrupt`), and set aside but over the dead-letter cap (`deadLetterCap`).
         var lost = 0
@@ -88,7 +77,7 @@ final class OutboxStore: Sendable {
     let configuration: OutboxConfiguration
     let database: DatabaseQueue
     private let counters: Locked<Counters>
-    private let unpackDamage: Locked<UnpackDamage>
+    private let groupDamage: Locked<GroupDamage>
     /// The `envelope` table's rows by JSON text (written ones only), and parsed by ID.
     private let envelopes: Locked<EnvelopeCache>
 
@@ -117,7 +106,7 @@ final class OutboxStore: Sendable {
         self.configuration = configuration
         self.database = database
         counters = Locked(Counters(rows: totals.rows, bytes: totals.bytes))
-        unpackDamage = Locked(UnpackDamage())
+        groupDamage = Locked(GroupDamage())
         envelopes = Locked(EnvelopeCache())
     }
 
@@ -447,7 +436,7 @@ final class OutboxStore: Sendable {
     }
 
     /// Repairs the damaged `group` (``MessageGroup/repair(_:_:pending:maximumDeadLetters:now:)``),
-    /// keeping the counters and noting what was set aside or lost for ``reportUnpackDamage(to:)``.
+    /// keeping the counters and noting what was set aside or lost for ``reportGroupDamage(to:)``.
     func repair(_ db: Database, _ group: MessageGroup.Row, now: Double) throws {
         let pending = try MessageGroup.totals(db, filter: "id = ?", arguments: [group.id])
         let damage = try MessageGroup.repair(
@@ -465,26 +454,26 @@ final class OutboxStore: Sendable {
         return true
     }
 
-    /// Keeps the counters and notes the damage for ``reportUnpackDamage(to:)``.
+    /// Keeps the counters and notes the damage for ``reportGroupDamage(to:)``.
     private func note(_ damage: MessageGroup.Damage) {
         guard damage.removed + damage.setAside + damage.lost + damage.overCap > 0 else { return }
         counters.withLock {
             $0.rows -= damage.removed
             $0.bytes -= damage.removedBytes
         }
-        unpackDamage.withLock {
+        groupDamage.withLock {
             $0.setAside += damage.setAside
             $0.lost += damage.lost
             $0.overCap += damage.overCap
         }
     }
 
-    /// Reports the damaged entries met when unpacking groups since the last call to `report`,
+    /// Reports the damaged entries met when repairing or unpacking groups since the last call,
     /// and returns how many became dead letters.
     @discardableResult
-    func reportUnpackDamage(to report: (OutboxError) -> Void) -> Int {
-        let (setAside, lost, overCap) = unpackDamage.withLock { damage in
-            defer { damage = UnpackDamage() }
+    func reportGroupDamage(to report: (OutboxError) -> Void) -> Int {
+        let (setAside, lost, overCap) = groupDamage.withLock { damage in
+            defer { damage = GroupDamage() }
             return (damage.setAside, damage.lost, damage.overCap)
         }
         if setAside > 0 { report(.unreadableRows(path: path, count: setAside)) }

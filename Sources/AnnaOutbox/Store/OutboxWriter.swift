@@ -306,7 +306,7 @@ final class OutboxWriter: Sendable {
                     onError(.sessionReused(path: store.path, session: session, recorded: Int(clamping: recorded)))
                 }
                 if !written.capDrops.isEmpty { reportCapDrops(written.capDrops, now: now) }
-                store.reportUnpackDamage(to: onError)
+                store.reportGroupDamage(to: onError)
             } catch {
                 let (first, delay, waiting) = state.withLock { state in
                     state.full.insert(contentsOf: state.writing, at: 0)
