@@ -9,27 +9,46 @@ import Testing
 /// delegate queue is suspended, so every block handed to it waits.
 @Suite("The drain at exit takes over waiting deliveries in order, within its deadline", .timeLimit(.minutes(5)))
 struct ExitDrainTakeoverTests {
-    /// A sink that keeps what it is given and counts its drains.
+    /// A sink that keeps what it is given and counts the drains that could wait.
     final class KeepingSink: ResultSink, @unchecked Sendable {
         private let lock = NSLock()
         private var kept: [Double] = []
-        private var drainCount = 0
+        private var waitCount = 0
 
         func append(_ result: AnalyticsResult, time: Double) throws {
             lock.withLock { kept.append(result.value.numberValue ?? -1) }
         }
 
         func drain(before deadline: ContinuousClock.Instant) -> Int {
-            lock.withLock { drainCount += 1 }
+            if deadline > .now { lock.withLock { waitCount += 1 } }
             return 0
         }
 
         var values: [Double] { lock.withLock { kept } }
-        var drains: Int { lock.withLock { drainCount } }
+        var waits: Int { lock.withLock { waitCount } }
     }
 
     final class Receiver: ManagerDelegate, @unchecked Sendable {
         func manager(_ manager: Manager, didSend result: AnalyticsResult) {}
+        func manager(_ manager: Manager, didCatch error: any Error) {}
+    }
+
+    /// A delegate that holds its first result until `gate` is signalled, after saying so.
+    final class HeldReceiver: ManagerDelegate, @unchecked Sendable {
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        private let first = Locked(true)
+
+        func manager(_ manager: Manager, didSend result: AnalyticsResult) {
+            let isFirst = first.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst
+            }
+            guard isFirst else { return }
+            entered.signal()
+            gate.wait()
+        }
+
         func manager(_ manager: Manager, didCatch error: any Error) {}
     }
 
@@ -94,6 +113,43 @@ struct ExitDrainTakeoverTests {
         let managers = (0..<3).map { _ in Manager(moduleURL: URL(fileURLWithPath: "/nonexistent"), dependency: dependency) }
         let loss = ExitDrain.drain(managers, before: .now + .seconds(10))
         #expect(loss == ExitLoss())
-        #expect(sink.drains == 1)
+        #expect(sink.waits == 1)
+    }
+
+    /// A manager over `sink` and `delegate` whose delegate queue is delivering one block of
+    /// five results (0…4), held inside the delegate's first; `body` runs, then it goes on.
+    func withHeldBlock(sink: KeepingSink, delegate: HeldReceiver, _ body: (Manager) -> Void) {
+        var dependency = Manager.Dependency()
+        dependency.outbox = sink
+        let manager = Manager(moduleURL: URL(fileURLWithPath: "/nonexistent"), dependency: dependency)
+        manager.delegate = delegate
+        manager.delegateQueue = DispatchQueue(label: "held delegate queue")
+        let text = "[" + (0..<5).map { "0,-1,\($0)" }.joined(separator: ",") + "]"
+        manager.delivery.deliver([.output(.results(PendingResults(text: Array(text.utf8), metas: []), last: 0))])
+        delegate.entered.wait()
+        body(manager)
+        delegate.gate.signal()
+    }
+
+    @Test("a block another thread is delivering is waited for, and what it has not handed on is counted when read")
+    func aRunningBlockIsWaitedForAndCountedLast() async throws {
+        let sink = KeepingSink()
+        let delegate = HeldReceiver()
+        var inFlight: ExitInFlight?
+        withHeldBlock(sink: sink, delegate: delegate) { manager in
+            let started = ContinuousClock.now
+            let drained = manager.delivery.drainAtExit(before: .now + .milliseconds(100))
+            #expect(ContinuousClock.now - started >= .milliseconds(100))  // it waited for the block
+            #expect(drained.results == 0)
+            #expect(drained.undelivered == 0)
+            // The sink has the first result; the four behind the held delegate are not handed on.
+            #expect(drained.inFlight.rest() == (results: 4, undelivered: 4))
+            inFlight = drained.inFlight
+        }
+        while sink.values.count < 5 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(sink.values == [0, 1, 2, 3, 4])
+        let held = try #require(inFlight)
+        while held.rest().undelivered != 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(held.rest() == (results: 0, undelivered: 0))
     }
 }

@@ -52,12 +52,21 @@ struct ExitDrainTests {
         #expect(output.status == 0)
         #expect(try Self.recordedTaps(folder) == Array(0..<Self.events))
         let stored = try await Self.outboxCount(folder) ?? -1
-        // The helper takes well under a second. When the machine starved it for longer than
-        // the drain's bound, the drain may run out of time: then what it did not store must
-        // be said, to the result.
-        if elapsed > .seconds(2), stored < Self.events {
-            #expect(output.stderr.contains(" \(Self.events - stored) result\(Self.events - stored == 1 ? "" : "s") not stored "), "\(output.stderr)")
-        } else {
+        #expect((0...Self.events).contains(stored))
+        // Nothing is lost unsaid: what the file lacks is counted in the line (a `tap` never
+        // handled is a result never made). The counts are read when the drain ends, so work
+        // that lands as the process ends can make them larger than the loss, never smaller.
+        if stored < Self.events {
+            func count(_ match: Regex<(Substring, Substring)>) -> Int {
+                output.stderr.firstMatch(of: match).flatMap { Int($0.1) } ?? 0
+            }
+            let reported = count(#/(\d+) operations? not handled/#) + count(#/(\d+) results? not stored/#)
+            #expect(reported >= Self.events - stored, "\(output.stderr)")
+        }
+        // The helper takes well under a second. A run that ended before the drain's first bound
+        // (1.5 s for the deliveries) met no bound: everything is stored and nothing is said. A
+        // machine that starved it for longer may have made the drain run out of time.
+        if elapsed < .milliseconds(1500) {
             #expect(output.stderr == "")
             #expect(stored == Self.events)
         }

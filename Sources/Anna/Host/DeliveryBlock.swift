@@ -65,6 +65,12 @@ final class DeliveryBlock: Sendable {
         }
     }
 
+    /// Whether the block is being delivered on a thread other than `thread`.
+    func isRunning(elsewhereThan thread: UInt) -> Bool {
+        guard let running = runningThread else { return false }
+        return running != thread
+    }
+
     /// Counts one result handed on.
     func countDelivered() {
         delivered.add(1, ordering: .relaxed)

@@ -53,24 +53,36 @@ enum ExitDrain {
 
     /// Drains `managers` before `deadline`: their script queues together first, then their
     /// deliveries, then their sinks (a sink shared by several, by ``ResultSink/drainIdentity``,
-    /// once).
+    /// once). What is still on its way is counted last: the deliveries' rest, then what the
+    /// sinks hold (a result that moves between the two counts is counted twice, never missed).
     static func drain(_ managers: [Manager], before deadline: ContinuousClock.Instant) -> ExitLoss {
         var loss = ExitLoss()
         let started = managers.map { manager in (manager, manager.script.beginExitDrain(for: manager)) }
         for (manager, drain) in started {
             loss.operations += manager.script.finishExitDrain(drain, before: deadline)
         }
+        var inFlight: [ExitInFlight] = []
         for manager in managers {
             let delivered = manager.delivery.drainAtExit(before: deadline - sinkReserve)
             loss.results += delivered.results
             loss.undelivered += delivered.undelivered
+            inFlight.append(delivered.inFlight)
         }
         var drained = Set<ObjectIdentifier>()
+        var sinks: [any ResultSink] = []
         for manager in managers {
             guard let sink = manager.dependency.outbox else { continue }
             if let identity = sink.drainIdentity, !drained.insert(identity).inserted { continue }
-            loss.results += sink.drain(before: deadline)
+            sinks.append(sink)
         }
+        // Each sink stores what it took by the deadline; what it holds is read again below.
+        for sink in sinks { _ = sink.drain(before: deadline) }
+        for deliveries in inFlight {
+            let rest = deliveries.rest()
+            loss.results += rest.results
+            loss.undelivered += rest.undelivered
+        }
+        for sink in sinks { loss.results += sink.drain(before: .now) }
         return loss
     }
 }

@@ -141,11 +141,13 @@ final class ResultDelivery: Sendable {
     /// half the time left before `deadline`, unless the exiting thread is the one that would
     /// run them (it is inside one, or the queue is `.main` and it is the main thread). The
     /// blocks not started then are taken, in the order they were handed on: their results go
-    /// to the sink only, their errors to the logger, until `deadline`; the results of the
-    /// blocks left then are counted as not stored. Results count as not handed to the
-    /// delegate only when a delegate or a result stream was there to take them.
-    /// - Returns: The results that reached no sink (`results`) and those the delegate never saw.
-    func drainAtExit(before deadline: ContinuousClock.Instant) -> (results: Int, undelivered: Int) {
+    /// to the sink only, their errors to the logger, until `deadline`. Blocks another thread
+    /// is delivering are waited for until `deadline`; those still running then are returned,
+    /// for their rest to be counted last (``ExitInFlight``). Results count as not handed to
+    /// the delegate only when a delegate or a result stream was there to take them.
+    /// - Returns: The results of the taken blocks that reached no sink (`results`), those the
+    ///   delegate never saw, and the blocks still being delivered.
+    func drainAtExit(before deadline: ContinuousClock.Instant) -> (results: Int, undelivered: Int, inFlight: ExitInFlight) {
         let thread = DeliveryBlock.currentThread()
         let queue = delegateQueue
         let blocked = (queue === DispatchQueue.main && Thread.isMainThread) || outstanding.withLock { $0.isRunning(on: thread) }
@@ -157,6 +159,7 @@ final class ResultDelivery: Sendable {
         }
         var results = 0
         var undelivered = 0
+        var running: [DeliveryBlock] = []
         let blocks = outstanding.withLock { $0.blocks.sorted { $0.key < $1.key }.map(\.value) }
         for block in blocks {
             if block.claim() {
@@ -171,13 +174,15 @@ final class ResultDelivery: Sendable {
                 results += total - stored
                 undelivered += block.hasReceivers ? total : 0
             } else {
-                // Still being delivered (on this thread, below the exit, or stuck elsewhere).
-                let rest = max(0, Self.resultCount(of: block.parts) - block.deliveredCount)
-                results += storingListeners.isEmpty ? 0 : rest
-                undelivered += block.hasReceivers ? rest : 0
+                running.append(block)  // being delivered (elsewhere, or below the exit on this thread)
             }
         }
-        return (results, undelivered)
+        // A block another thread delivers is still making progress: its results reach the
+        // sink as it goes, so it is waited for rather than counted at once.
+        while ContinuousClock.now < deadline && running.contains(where: { $0.isRunning(elsewhereThan: thread) }) {
+            usleep(1000)
+        }
+        return (results, undelivered, ExitInFlight(blocks: running, storing: !storingListeners.isEmpty))
     }
 
     /// Hands the results of `parts` to the listeners that store results, from the exiting
@@ -219,10 +224,31 @@ final class ResultDelivery: Sendable {
     }
 
     /// How many results `parts` hold.
-    private static func resultCount(of parts: [Part]) -> Int {
+    static func resultCount(of parts: [Part]) -> Int {
         var count = 0
         for case let .output(part) in parts { count += part.resultCount }
         return count
+    }
+}
+
+/// The blocks the drain at exit found being delivered, counted after the sinks' drain: what
+/// they have not handed on by then reached no sink.
+struct ExitInFlight: Sendable {
+    let blocks: [DeliveryBlock]
+    /// Whether a listener stores results (without one, no result goes unstored).
+    let storing: Bool
+
+    /// The results not handed on yet: to no sink (`results`, when one stores them) and to
+    /// no delegate (when one was there to take them).
+    func rest() -> (results: Int, undelivered: Int) {
+        var results = 0
+        var undelivered = 0
+        for block in blocks {
+            let rest = max(0, ResultDelivery.resultCount(of: block.parts) - block.deliveredCount)
+            results += storing ? rest : 0
+            undelivered += block.hasReceivers ? rest : 0
+        }
+        return (results, undelivered)
     }
 }
 

@@ -15,7 +15,9 @@ public protocol ResultSink: Sendable {
     func append(_ result: AnalyticsResult, time: Double) throws
 
     /// Waits until every result appended so far is stored durably, or until `deadline`; the
-    /// manager calls it when the process exits (after its own last results are delivered).
+    /// manager calls it when the process exits (after its own last results are delivered),
+    /// then once more with a deadline passed, to count what is still not stored: it should
+    /// return at once then.
     /// - Returns: How many appended results are not stored (lost if the process ends now).
     func drain(before deadline: ContinuousClock.Instant) -> Int
 
