@@ -373,16 +373,21 @@ final class OutboxStore: Sendable {
             db,
             sql: "SELECT min(appendedAt) FROM (SELECT min(appendedAt) AS appendedAt FROM message UNION ALL SELECT min(appendedAt) FROM messageGroup)")
         if let oldest, oldest < cutoff {
-            drops[.age] = try dropOldest(db, now: now, everyGroup: true) { _, _, appendedAt in appendedAt < cutoff }
+            drops[.age] = try dropOldest(db, now: now, groupsBefore: cutoff) { _, _, appendedAt in appendedAt < cutoff }
         }
         return drops.filter { $0.value > 0 }
     }
 
     /// Drops results from the oldest while `more(removedRows, removedBytes, appendedAt)` holds:
     /// `message` rows first, then the entries of groups, each group's oldest first (marked done
-    /// with). With `everyGroup`, a group whose entry does not qualify does not stop the walk (a
-    /// group's results are older than the next group's, but not than another destination's).
-    private func dropOldest(_ db: Database, now: Double, everyGroup: Bool = false, while more: (Int, Int, Double) -> Bool) throws -> Int {
+    /// with). With `groupsBefore`, only groups appended before that time are walked, and one
+    /// whose entry does not qualify does not stop the walk (a group's results are older than
+    /// the next group's, but not than another destination's). A group left with waiting
+    /// entries takes the time of its oldest as its own, so the age cap's look at the oldest
+    /// time does not find it again for results already gone.
+    private func dropOldest(
+        _ db: Database, now: Double, groupsBefore cutoff: Double? = nil, while more: (Int, Int, Double) -> Bool
+    ) throws -> Int {
         var removed = 0
         var removedBytes = 0
         var lastID: Int64?
@@ -403,8 +408,14 @@ final class OutboxStore: Sendable {
             $0.rows -= removed
             $0.bytes -= removedBytes
         }
-        guard !stopped || everyGroup else { return removed }
-        for id in try Int64.fetchAll(db, sql: "SELECT id FROM messageGroup ORDER BY id") {
+        guard !stopped || cutoff != nil else { return removed }
+        let ids =
+            if let cutoff {
+                try Int64.fetchAll(db, sql: "SELECT id FROM messageGroup WHERE appendedAt < ? ORDER BY id", arguments: [cutoff])
+            } else {
+                try Int64.fetchAll(db, sql: "SELECT id FROM messageGroup ORDER BY id")
+            }
+        for id in ids {
             guard var group = try MessageGroup.fetch(db, id: id) else { continue }
             if group.isDamaged {
                 // Damaged entries have no trusted index: set aside first, the rest stored anew.
@@ -424,13 +435,18 @@ final class OutboxStore: Sendable {
                 markedBytes += entry.bytes
             }
             let done = try MessageGroup.markDone(db, group: group.id, entries: marked)
+            if let oldestLeft = group.waiting.dropFirst(marked.count).map(\.appendedAt).min() {
+                try db.execute(
+                    sql: "UPDATE messageGroup SET appendedAt = ? WHERE id = ? AND appendedAt < ?",
+                    arguments: [oldestLeft, group.id, oldestLeft])
+            }
             counters.withLock {
                 $0.rows -= done.count
                 $0.bytes -= done.bytes
             }
             removed += done.count
             removedBytes += done.bytes
-            if groupStopped, !everyGroup { break }
+            if groupStopped, cutoff == nil { break }
         }
         return removed
     }
