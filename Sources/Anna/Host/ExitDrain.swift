@@ -52,7 +52,8 @@ enum ExitDrain {
     }
 
     /// Drains `managers` before `deadline`: their script queues together first, then their
-    /// deliveries, then their sinks (a sink shared by several, by ``ResultSink/drainIdentity``,
+    /// deliveries (the blocks waiting taken over, then the blocks other threads deliver waited
+    /// for), then their sinks (a sink shared by several, by ``ResultSink/drainIdentity``,
     /// once). What is still on its way is counted last: the deliveries' rest, then what the
     /// sinks hold (a result that moves between the two counts is counted twice, never missed).
     static func drain(_ managers: [Manager], before deadline: ContinuousClock.Instant) -> ExitLoss {
@@ -67,6 +68,10 @@ enum ExitDrain {
             loss.results += delivered.results
             loss.undelivered += delivered.undelivered
             inFlight.append(delivered.inFlight)
+        }
+        // Every manager's waiting blocks were taken first; now the ones other threads deliver.
+        while ContinuousClock.now < deadline - sinkReserve && inFlight.contains(where: \.isRunningElsewhere) {
+            usleep(1000)
         }
         var drained = Set<ObjectIdentifier>()
         var sinks: [any ResultSink] = []

@@ -141,12 +141,12 @@ final class ResultDelivery: Sendable {
     /// half the time left before `deadline`, unless the exiting thread is the one that would
     /// run them (it is inside one, or the queue is `.main` and it is the main thread). The
     /// blocks not started then are taken, in the order they were handed on: their results go
-    /// to the sink only, their errors to the logger, until `deadline`. Blocks another thread
-    /// is delivering are waited for until `deadline`; those still running then are returned,
-    /// for their rest to be counted last (``ExitInFlight``). Results count as not handed to
-    /// the delegate only when a delegate or a result stream was there to take them.
+    /// to the sink only, their errors to the logger, until `deadline`. The blocks being
+    /// delivered are returned (``ExitInFlight``): the drain waits for those another thread
+    /// delivers, and counts their rest last. Results count as not handed to the delegate only
+    /// when a delegate or a result stream was there to take them.
     /// - Returns: The results of the taken blocks that reached no sink (`results`), those the
-    ///   delegate never saw, and the blocks still being delivered.
+    ///   delegate never saw, and the blocks being delivered.
     func drainAtExit(before deadline: ContinuousClock.Instant) -> (results: Int, undelivered: Int, inFlight: ExitInFlight) {
         let thread = DeliveryBlock.currentThread()
         let queue = delegateQueue
@@ -177,12 +177,7 @@ final class ResultDelivery: Sendable {
                 running.append(block)  // being delivered (elsewhere, or below the exit on this thread)
             }
         }
-        // A block another thread delivers is still making progress: its results reach the
-        // sink as it goes, so it is waited for rather than counted at once.
-        while ContinuousClock.now < deadline && running.contains(where: { $0.isRunning(elsewhereThan: thread) }) {
-            usleep(1000)
-        }
-        return (results, undelivered, ExitInFlight(blocks: running, storing: !storingListeners.isEmpty))
+        return (results, undelivered, ExitInFlight(blocks: running, storing: !storingListeners.isEmpty, exitingThread: thread))
     }
 
     /// Hands the results of `parts` to the listeners that store results, from the exiting
@@ -237,6 +232,14 @@ struct ExitInFlight: Sendable {
     let blocks: [DeliveryBlock]
     /// Whether a listener stores results (without one, no result goes unstored).
     let storing: Bool
+    /// The thread running the drain (a block it is inside cannot go on while it waits).
+    let exitingThread: UInt
+
+    /// Whether another thread is still delivering one of the blocks (making progress: its
+    /// results reach the sink as it goes, so the drain waits for it).
+    var isRunningElsewhere: Bool {
+        blocks.contains { $0.isRunning(elsewhereThan: exitingThread) }
+    }
 
     /// The results not handed on yet: to no sink (`results`, when one stores them) and to
     /// no delegate (when one was there to take them).
