@@ -70,9 +70,7 @@ enum ExitDrain {
             inFlight.append(delivered.inFlight)
         }
         // Every manager's waiting blocks were taken first; now the ones other threads deliver.
-        while ContinuousClock.now < deadline - sinkReserve && inFlight.contains(where: \.isRunningElsewhere) {
-            usleep(1000)
-        }
+        wait(before: deadline - sinkReserve) { inFlight.contains(where: \.isRunningElsewhere) }
         var drained = Set<ObjectIdentifier>()
         var sinks: [any ResultSink] = []
         for manager in managers {
@@ -89,6 +87,13 @@ enum ExitDrain {
         }
         for sink in sinks { loss.results += sink.drain(before: .now) }
         return loss
+    }
+}
+
+extension ExitDrain {
+    /// Looks at `condition` every millisecond while it holds, until `deadline`.
+    static func wait(before deadline: ContinuousClock.Instant, while condition: () -> Bool) {
+        while ContinuousClock.now < deadline && condition() { usleep(1000) }
     }
 }
 

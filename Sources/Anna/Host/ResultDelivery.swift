@@ -153,9 +153,7 @@ final class ResultDelivery: Sendable {
         let blocked = (queue === DispatchQueue.main && Thread.isMainThread) || outstanding.withLock { $0.isRunning(on: thread) }
         if !blocked {
             let waitEnd = ContinuousClock.now + (deadline - ContinuousClock.now) / 2  // the rest to take over
-            while !outstanding.withLock({ $0.blocks.isEmpty }) && ContinuousClock.now < waitEnd {
-                usleep(1000)
-            }
+            ExitDrain.wait(before: waitEnd) { !outstanding.withLock { $0.blocks.isEmpty } }
         }
         var results = 0
         var undelivered = 0
