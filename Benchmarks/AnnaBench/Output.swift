@@ -145,10 +145,18 @@ final class Output {
             ]
         case "O1":
             let details =
-                variant == "append"
-                ? "p50 \(milliseconds(line.number("p50Ms"))), p99 \(milliseconds(line.number("p99Ms"))) per append; "
-                    + "\(grouped(line.number("results"))) results committed (median of \(Int(line.number("runs"))))"
-                : "\(grouped(line.number("results"))) results to a loopback collector in \(grouped(line.number("requests"))) requests"
+                switch variant {
+                case "append":
+                    "p50 \(milliseconds(line.number("p50Ms"))), p99 \(milliseconds(line.number("p99Ms"))) per append; "
+                        + "\(grouped(line.number("results"))) results committed (median of \(Int(line.number("runs"))))"
+                case "append-backlog":
+                    String(format: "%.2f× an empty file's ", line.number("relativeToEmpty"))
+                        + "(\(grouped(line.number("emptyResultsPerSecond")))); \(grouped(line.number("results"))) results in "
+                        + "transactions of \(grouped(line.number("burst"))) onto \(grouped(line.number("backlog"))) waiting "
+                        + "(median of \(Int(line.number("runs"))) pairs)"
+                default:
+                    "\(grouped(line.number("results"))) results to a loopback collector in \(grouped(line.number("requests"))) requests"
+                }
             return [scenario, variant, grouped(line.number("resultsPerSecond")) + " results/s", details]
         case "destinations":
             var details =

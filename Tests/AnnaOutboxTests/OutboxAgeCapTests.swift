@@ -1,5 +1,7 @@
 import AnnaTestSupport
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 
 @testable import AnnaOutbox
@@ -46,5 +48,55 @@ import Testing
         #expect(stats.pending == 5)
         #expect(stats.dropped == ["age": 15])
         #expect(stats.oldestAgeSeconds == 100)
+    }
+
+    /// The oldest time is looked for (a read of every group's row) only when the results
+    /// appended could be past the cap: not in every transaction.
+    @Test func theOldestIsLookedForOnlyWhenItCouldBePastTheCutoff() throws {
+        let folder = try TemporaryFolder()
+        var configuration = OutboxConfiguration()
+        configuration.maximumAge = .seconds(100)
+        let store = try OutboxStore(path: folder.file("outbox.sqlite"), configuration: configuration)
+        let looks = Mutex(0)
+        store.database.writeWithoutTransaction { db in
+            db.trace { event in
+                if "\(event)".contains("min(appendedAt)") { looks.withLock { $0 += 1 } }
+            }
+        }
+        // The first write does not know the oldest time yet: one look.
+        try store.write(Self.group(session: "a", appendedFrom: 1000), drops: [:], now: 1010)
+        #expect(looks.withLock { $0 } == 1)
+        // Results appended at 1000 to 1009 are not past the cap until 1100: no look.
+        for (n, now) in [1020.0, 1050, 1099].enumerated() {
+            try store.write(Self.group(session: "b\(n)", appendedFrom: now - 10), drops: [:], now: now)
+        }
+        #expect(looks.withLock { $0 } == 1)
+        // At 1104.5 they could be: it looks, and the five oldest go.
+        try store.write([], drops: [:], now: 1104.5)
+        #expect(looks.withLock { $0 } == 2)
+        #expect(try store.stats(now: 1104.5).dropped == ["age": 5])
+    }
+
+    /// Results put back (dead letters requeued) into a file found empty are still found by
+    /// the age cap once they are past it.
+    @Test func requeuedResultsAreFoundByTheAgeCap() throws {
+        let folder = try TemporaryFolder()
+        var configuration = OutboxConfiguration()
+        configuration.maximumAge = .seconds(100)
+        let store = try OutboxStore(path: folder.file("outbox.sqlite"), configuration: configuration)
+        try store.write(Self.group(session: "a", appendedFrom: 1000), drops: [:], now: 1010)
+        let all = try store.oldest(count: 10, bytes: 1 << 20)
+        #expect(all.count == 10)
+        #expect(try store.deadLetter(all, status: 500, body: "", reason: "test", now: 1011) == 0, "none over the cap")
+        // Past the results' cutoff, the store finds nothing waiting.
+        try store.write([], drops: [:], now: 1200)
+        #expect(try store.stats(now: 1200).pending == 0)
+        #expect(try store.requeueDeadLetters(now: 1201).requeued == 10)
+        try store.write([], drops: [:], now: 1300)
+        #expect(try store.stats(now: 1300).pending == 10, "not yet past the cap")
+        try store.write([], drops: [:], now: 1302)
+        let stats = try store.stats(now: 1302)
+        #expect(stats.dropped == ["age": 10], "requeued at 1201, past the cutoff of 1202")
+        #expect(stats.pending == 0)
     }
 }

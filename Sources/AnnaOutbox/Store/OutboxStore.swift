@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// The outbox file: synchronous operations over one GRDB `DatabaseQueue` (WAL), which
-/// serializes them. The counters of waiting rows and bytes live in memory, changed only
-/// inside the queue's write transactions, so the caps cost no scan.
+/// serializes them. The counters of waiting rows and bytes, and a bound on their age, live in
+/// memory, changed only inside the queue's write transactions, so the caps cost no scan.
 final class OutboxStore: Sendable {
     /// A result on its way to a row of `message` (a requeued dead letter, a group moved to
     /// rows before one) or to a group (a salvage): a message's fields, its ID made from its
@@ -62,6 +62,11 @@ final class OutboxStore: Sendable {
     private struct Counters: Sendable {
         var rows = 0
         var bytes = 0
+        /// No waiting result was appended before this time: every append lowers it, a removal
+        /// leaves it, and the age cap looks for the oldest (a scan of every group's row) only
+        /// once it is behind the cutoff. `-infinity`: not known (after a repair, an unpacking
+        /// or a requeue, which can put back older times).
+        var ageFloor = -Double.infinity
     }
 
     /// Damaged entries of groups met when repairing or unpacking them, not yet reported: set
@@ -246,9 +251,11 @@ final class OutboxStore: Sendable {
                 addedBytes += group.bytes
             }
             for (name, next) in lastSeq { try Self.recordSession(name, nextSeq: next, in: db) }
+            let oldestAdded = groups.lazy.map(\.appendedAt).min() ?? .infinity
             counters.withLock {
                 $0.rows += addedRows
                 $0.bytes += addedBytes
+                $0.ageFloor = min($0.ageFloor, oldestAdded)
             }
             var capDrops = try applyCaps(db, now: now)
             for (reason, count) in drops { capDrops[reason, default: 0] += count }
@@ -353,6 +360,10 @@ final class OutboxStore: Sendable {
         )
     }
 
+    /// The time of the oldest waiting result (NULL when none): reads every group's row.
+    static let oldestAppendedSQL =
+        "SELECT min(appendedAt) FROM (SELECT min(appendedAt) AS appendedAt FROM message UNION ALL SELECT min(appendedAt) FROM messageGroup)"
+
     /// Drops the oldest results over the row, byte and age caps; returns the counts by reason.
     /// (Dead letters are never dropped for room: ``deadLetter(_:status:body:reason:now:)``
     /// refuses what does not fit.) The rows and byte caps take `message` rows first, then
@@ -369,9 +380,10 @@ final class OutboxStore: Sendable {
             drops[.byteCap] = try dropOldest(db, now: now) { _, removedBytes, _ in removedBytes < excess }
         }
         let cutoff = now - configuration.maximumAge.inSeconds
-        let oldest = try Double.fetchOne(
-            db,
-            sql: "SELECT min(appendedAt) FROM (SELECT min(appendedAt) AS appendedAt FROM message UNION ALL SELECT min(appendedAt) FROM messageGroup)")
+        guard counters.withLock({ $0.ageFloor < cutoff }) else { return drops.filter { $0.value > 0 } }
+        let oldest = try Double.fetchOne(db, sql: Self.oldestAppendedSQL)
+        // A time read in this transaction stays a bound if it rolls back (it only removes rows).
+        counters.withLock { $0.ageFloor = oldest ?? .infinity }
         if let oldest, oldest < cutoff {
             drops[.age] = try dropOldest(db, now: now, groupsBefore: cutoff) { _, _, appendedAt in appendedAt < cutoff }
         }
@@ -457,6 +469,7 @@ final class OutboxStore: Sendable {
         let pending = try MessageGroup.totals(db, filter: "id = ?", arguments: [group.id])
         let damage = try MessageGroup.repair(
             db, group, pending: (pending.rows, pending.bytes), maximumDeadLetters: configuration.maximumDeadLetters, now: now)
+        forgetAgeFloor()
         note(damage)
     }
 
@@ -466,8 +479,15 @@ final class OutboxStore: Sendable {
     func unpackOldest(_ db: Database, now: Double) throws -> Bool {
         guard let damage = try MessageGroup.unpackOldest(db, maximumDeadLetters: configuration.maximumDeadLetters, now: now)
         else { return false }
+        forgetAgeFloor()
         note(damage)
         return true
+    }
+
+    /// Makes the next transaction look for the oldest time (rows were put back with times of
+    /// their own).
+    private func forgetAgeFloor() {
+        counters.withLock { $0.ageFloor = -.infinity }
     }
 
     /// Keeps the counters and notes the damage for ``reportGroupDamage(to:)``.
@@ -630,11 +650,7 @@ final class OutboxStore: Sendable {
     func stats(now: Double) throws -> OutboxStats {
         try database.read { db in
             let rows = try Self.allTotals(db).rows
-            let oldest = try Double.fetchOne(
-                db,
-                sql:
-                    "SELECT min(appendedAt) FROM (SELECT min(appendedAt) AS appendedAt FROM message UNION ALL SELECT min(appendedAt) FROM messageGroup)"
-            )
+            let oldest = try Double.fetchOne(db, sql: Self.oldestAppendedSQL)
             let inFlight = min(rows, try Int.fetchOne(db, sql: "SELECT total(value) FROM state WHERE key LIKE 'inFlight%'") ?? 0)
             let deadLetters = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
             let destinations = try Self.destinationStats(db, now: now)
@@ -747,6 +763,7 @@ final class OutboxStore: Sendable {
                     $0.rows += 1
                     $0.bytes += entry.bytes
                 }
+                forgetAgeFloor()
                 requeued += 1
             }
             return (requeued, kept)
