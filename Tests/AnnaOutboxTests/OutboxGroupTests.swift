@@ -52,11 +52,7 @@ import Testing
         held.allowsUnsafeTransactions = true  // the transaction spans two accesses
         let holder = try DatabaseQueue(path: path, configuration: held)
         try holder.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
-        for index in 0..<2500 {
-            try rig.outbox.append(
-                AnalyticsResult(value: ["n": .number(Double(index))], meta: ResultMeta(task: "t/e", path: "/p", event: "e")),
-                session: "s1", time: 1_700_000_000_000 + Double(index))
-        }
+        try rig.append(2500, waiting: false)
         try holder.inDatabase { db in try db.execute(sql: "COMMIT") }
         try holder.close()
         rig.outbox.synchronize()

@@ -79,16 +79,18 @@ struct Rig {
         outbox = try Outbox(path: folder.file("outbox.sqlite"), configuration: configuration, onError: errors.handler)
     }
 
-    /// Appends `count` results `{"n": i}` (plus `extra` fields) under `session`.
-    func append(_ count: Int, session: String = "s1", from start: Int = 0, value: (Int) -> JSONValue = { ["n": .number(Double($0))] })
-        throws
-    {
+    /// Appends `count` results `{"n": i}` (or `value(i)`) under `session`, then waits
+    /// until they are written unless `waiting` is false.
+    func append(
+        _ count: Int, session: String = "s1", from start: Int = 0, waiting: Bool = true,
+        value: (Int) -> JSONValue = { ["n": .number(Double($0))] }
+    ) throws {
         for index in start..<(start + count) {
             try outbox.append(
                 AnalyticsResult(value: value(index), meta: ResultMeta(task: "t/e", path: "/p", event: "e")), session: session,
                 time: 1_700_000_000_000 + Double(index))
         }
-        outbox.synchronize()
+        if waiting { outbox.synchronize() }
     }
 
     func collector(_ failures: FailureInjection = FailureInjection()) async throws -> RunningCollector {
