@@ -763,9 +763,9 @@ final class OutboxStore: Sendable {
                     $0.rows += 1
                     $0.bytes += entry.bytes
                 }
-                forgetAgeFloor()
                 requeued += 1
             }
+            if requeued > 0 { forgetAgeFloor() }
             return (requeued, kept)
         }
     }
