@@ -380,12 +380,13 @@ final class OutboxStore: Sendable {
             drops[.byteCap] = try dropOldest(db, now: now) { _, removedBytes, _ in removedBytes < excess }
         }
         let cutoff = now - configuration.maximumAge.inSeconds
-        guard counters.withLock({ $0.ageFloor < cutoff }) else { return drops.filter { $0.value > 0 } }
-        let oldest = try Double.fetchOne(db, sql: Self.oldestAppendedSQL)
-        // A time read in this transaction stays a bound if it rolls back (it only removes rows).
-        counters.withLock { $0.ageFloor = oldest ?? .infinity }
-        if let oldest, oldest < cutoff {
-            drops[.age] = try dropOldest(db, now: now, groupsBefore: cutoff) { _, _, appendedAt in appendedAt < cutoff }
+        if counters.withLock({ $0.ageFloor < cutoff }) {
+            let oldest = try Double.fetchOne(db, sql: Self.oldestAppendedSQL)
+            // A time read in this transaction stays a bound if it rolls back (that only removes rows).
+            counters.withLock { $0.ageFloor = oldest ?? .infinity }
+            if let oldest, oldest < cutoff {
+                drops[.age] = try dropOldest(db, now: now, groupsBefore: cutoff) { _, _, appendedAt in appendedAt < cutoff }
+            }
         }
         return drops.filter { $0.value > 0 }
     }
