@@ -220,7 +220,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AnnaCLITests",
-            dependencies: ["AnnaCLI", "Anna", "CoreJS", "AnnaTestSupport", "anna", "anna-demo"]
+            dependencies: ["AnnaCLI", "Anna", "CoreJS", "AnnaTestSupport", "anna", "anna-demo", "anna-bench"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -28,7 +28,7 @@ struct MeasureCommand: AsyncParsableCommand {
                 return [
                     "--screens", "--tasks", "--patterns", "--events", "--module", "--module-task-folder",
                     "--module-allowed-root", "--warmup", "--every-cell", "--outbox", "--outbox-destinations", "--inspector",
-                    "--threads",
+                    "--threads", "--engine-only",
                 ]
             case .soak: return ["--events", "--churn-every", "--sample-every"]
             case .latency: return ["--rate", "--seconds", "--warmup"]
@@ -113,6 +113,13 @@ struct MeasureCommand: AsyncParsableCommand {
     @Option(help: "Throughput: threads recording the timed events at once on the one manager (default 1).")
     var threads: Int?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Throughput: W1's JavaScript alone, the bundled core and W1's tasks driven from JavaScript "
+                + "(\(EngineOnlyMeasurement.mixPath)) in the embedded engine, with no host path; "
+                + "takes --screens, --tasks w1, --events and --warmup."))
+    var engineOnly = false
+
     func validate() throws {
         let given: [(option: String, isGiven: Bool)] = [
             ("--screens", screens != nil), ("--tasks", tasks != nil), ("--patterns", patterns != nil),
@@ -121,6 +128,7 @@ struct MeasureCommand: AsyncParsableCommand {
             ("--sample-every", sampleEvery != nil), ("--rate", rate != nil), ("--seconds", seconds != nil),
             ("--warmup", warmup != nil), ("--every-cell", everyCell), ("--outbox", outbox),
             ("--outbox-destinations", outboxDestinations), ("--inspector", inspector), ("--threads", threads != nil),
+            ("--engine-only", engineOnly),
         ]
         let foreign = given.filter { $0.isGiven && !kind.options.contains($0.option) }.map(\.option)
         if !foreign.isEmpty {
@@ -131,6 +139,14 @@ struct MeasureCommand: AsyncParsableCommand {
         guard (screens ?? 1) > 0, (events ?? 1) > 0, (patterns ?? 3) >= 3, (threads ?? 1) > 0 else {
             throw ValidationError("--screens, --events and --threads must be positive and --patterns at least 3.")
         }
+        if engineOnly {
+            let hostOptions = given.filter { $0.isGiven && !Self.engineOnlyOptions.contains($0.option) }.map(\.option)
+            guard hostOptions.isEmpty, (tasks ?? .w1) == .w1 else {
+                throw ValidationError(
+                    "--engine-only runs W1's tasks with no host path, so it does not take "
+                        + "\((hostOptions + ((tasks ?? .w1) == .w1 ? [] : ["--tasks \(tasks!.rawValue)"])).joined(separator: ", ")).")
+            }
+        }
         guard (churnEvery ?? 1) > 0, (sampleEvery ?? 1) > 0, (rate ?? 1) > 0, (seconds ?? 1) > 0, (warmup ?? 0) >= 0 else {
             throw ValidationError("--churn-every, --sample-every, --rate and --seconds must be positive, --warmup not negative.")
         }
@@ -139,6 +155,10 @@ struct MeasureCommand: AsyncParsableCommand {
     func run() async throws {
         let line: ReportLine
         switch kind {
+        case .throughput where engineOnly:
+            line = try EngineOnlyMeasurement(
+                screens: screens ?? HostTree.w1Screens, events: events ?? Self.defaultEvents, warmup: warmup ?? Sizes.throughputWarmup
+            ).run()
         case .throughput:
             line = try await ThroughputMeasurement(
                 screens: screens ?? HostTree.w1Screens, tasks: tasks ?? .w1, patterns: patterns ?? 100,
@@ -159,6 +179,8 @@ struct MeasureCommand: AsyncParsableCommand {
     }
 
     private static let defaultEvents = 1_000_000
+    /// The options `--engine-only` goes with.
+    private static let engineOnlyOptions: Set = ["--screens", "--tasks", "--events", "--warmup", "--engine-only"]
 
     private var moduleChoice: ModuleChoice {
         guard let module else { return .bundled }

@@ -62,6 +62,9 @@ final class Output {
             if let relative = line["cpuRelativeToNode"]?.numberValue {
                 details += String(format: " (%.2f× the original core on Node's)", relative)
             }
+            if let host = line["hostCpuNsPerEvent"]?.numberValue {
+                details += String(format: ", %.0f of it the host path's (over engine-only)", host)
+            }
             if let relative = line["cpuRelativeToBundled"]?.numberValue {
                 details += String(
                     format: "; %.2f× bundled's rate, CPU %.2f×, recording threads' CPU %.2f×", line.number("relativeToBundled"), relative,

@@ -66,6 +66,7 @@ struct ScenarioRunner {
         var variants: [Variant] = [
             ("bundled", "bundled", .w1, [], sizes.runs), ("outbox", "bundled", .w1, ["--outbox"], sizes.runs),
             (Self.w1ThreadsVariant, "bundled", .w1, ["--threads", "\(Self.w1Threads)"], sizes.runs),
+            (Self.w1EngineOnlyVariant, "bundled", .w1, ["--engine-only"], sizes.runs),
         ]
         if sizes.w1DestinationRuns > 0 {
             variants.append(
@@ -112,9 +113,15 @@ struct ScenarioRunner {
             line["module"] = .string(variant.module)
             line["tasks"] = .string(variant.tasks.rawValue)
             addThroughput(runs[position], to: &line)
-            line["peakGrowthMB"] = .rounded(Stats.median(runs[position].map { $0.number("peakGrowthBytes") }) / 1e6, 1)
+            if variant.name != Self.w1EngineOnlyVariant {
+                line["peakGrowthMB"] = .rounded(Stats.median(runs[position].map { $0.number("peakGrowthBytes") }) / 1e6, 1)
+            }
             line["guard"] = ["eventsPerSecond"]
-            if variant.name == "bundled" { addNodeReference(nodeRuns, pairedWith: runs[position], to: &line) }
+            if variant.name == "bundled" {
+                addNodeReference(nodeRuns, pairedWith: runs[position], to: &line)
+                addHostShare(runs[position], engineOnly: runs[variants.firstIndex { $0.name == Self.w1EngineOnlyVariant }!], to: &line)
+            }
+            if variant.name == Self.w1EngineOnlyVariant { addEngineOnly(runs[position], node: nodeRuns, to: &line) }
             if variant.name == "outbox" || variant.name == Self.w1DestinationsVariant {
                 addOutbox(runs[position], pairedWith: runs[0], to: &line)
             }
@@ -143,6 +150,28 @@ struct ScenarioRunner {
         line["cpuRelativeToBundled"] = .rounded(ratio { $0.number("cpuSeconds") }, 3)
         line["recordCpuRelativeToBundled"] = .rounded(ratio { $0.number("recordCpuSeconds") }, 3)
         line["guard"] = []
+    }
+
+    /// The name of W1's line of its JavaScript alone (`measure throughput --engine-only`).
+    static let w1EngineOnlyVariant = "engine-only"
+
+    /// CPU per event of a run, all threads.
+    private static func cpuPerEvent(_ run: ReportLine) -> Double { run.number("cpuSeconds") / max(run.number("events"), 1) }
+
+    /// The bundled line's `hostCpuNsPerEvent`: its CPU per event minus the engine-only run's of
+    /// the same round (median of the pairs), what the host path adds to W1's JavaScript.
+    private func addHostShare(_ bundled: [ReportLine], engineOnly: [ReportLine], to line: inout ReportLine) {
+        let added = zip(bundled, engineOnly).map { (Self.cpuPerEvent($0) - Self.cpuPerEvent($1)) * 1e9 }
+        line["hostCpuNsPerEvent"] = .rounded(Stats.median(added), 1)
+    }
+
+    /// The engine-only line: reported, not guarded (W1's bundled line guards the same
+    /// JavaScript), with its CPU per event over the original core's on Node when Node ran.
+    private func addEngineOnly(_ runs: [ReportLine], node nodeRuns: [ReportLine], to line: inout ReportLine) {
+        line["module"] = .string("bundled core in JavaScriptCore, driven from JavaScript (no host path)")
+        line["guard"] = []
+        guard !nodeRuns.isEmpty else { return }
+        line["cpuRelativeToNode"] = .rounded(Stats.median(zip(runs, nodeRuns).map { Self.cpuPerEvent($0) / max(Self.cpuPerEvent($1), 1e-15) }), 3)
     }
 
     /// The name of W1's reference line: the original core on Node, in-process.
@@ -174,8 +203,7 @@ struct ScenarioRunner {
             line["cpuRelativeToNode"] = .string("not measured in this run")
             return
         }
-        let cpu = { (run: ReportLine) in run.number("cpuSeconds") / max(run.number("events"), 1) }
-        let pairs = zip(bundled, nodeRuns).map { cpu($0) / max(cpu($1), 1e-15) }
+        let pairs = zip(bundled, nodeRuns).map { Self.cpuPerEvent($0) / max(Self.cpuPerEvent($1), 1e-15) }
         line["cpuRelativeToNode"] = .rounded(Stats.median(pairs), 3)
         line["cpuPairsRelativeToNode"] = .array(pairs.map { .rounded($0, 3) })
         line["relativeToNode"] = .rounded(
