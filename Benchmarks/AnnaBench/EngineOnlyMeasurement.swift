@@ -28,7 +28,12 @@ struct EngineOnlyMeasurement {
             throw BenchError.unreadableFile(path: mix.path, reason: "run anna-bench from the repository's root")
         }
         let workspace = try ModuleWorkspace(bundledWithTasks: TaskGenerator.source(.w1, screens: screens, patterns: 0))
-        let folder = workspace.moduleURL.standardizedFileURL.path
+        // The core reads task files as events reach their namespaces: the folder must outlive the run.
+        return try withExtendedLifetime(workspace) { try run(folder: workspace.moduleURL.standardizedFileURL.path, mix: mix) }
+    }
+
+    /// The run in the module folder `folder`, driven by the script `mix`.
+    private func run(folder: String, mix: URL) throws -> ReportLine {
         // One call runs every event: the limit is the run's, not one event's.
         let configuration = RuntimeConfiguration(
             additionalAllowedRoots: [mix.deletingLastPathComponent()], executionTimeLimit: .seconds(3_600))

@@ -140,11 +140,11 @@ struct MeasureCommand: AsyncParsableCommand {
             throw ValidationError("--screens, --events and --threads must be positive and --patterns at least 3.")
         }
         if engineOnly {
-            let hostOptions = given.filter { $0.isGiven && !Self.engineOnlyOptions.contains($0.option) }.map(\.option)
-            guard hostOptions.isEmpty, (tasks ?? .w1) == .w1 else {
+            var refused = given.filter { $0.isGiven && !Self.engineOnlyOptions.contains($0.option) }.map(\.option)
+            if let tasks, tasks != .w1 { refused.append("--tasks \(tasks.rawValue)") }
+            guard refused.isEmpty else {
                 throw ValidationError(
-                    "--engine-only runs W1's tasks with no host path, so it does not take "
-                        + "\((hostOptions + ((tasks ?? .w1) == .w1 ? [] : ["--tasks \(tasks!.rawValue)"])).joined(separator: ", ")).")
+                    "--engine-only runs W1's tasks with no host path, so it does not take \(refused.joined(separator: ", ")).")
             }
         }
         guard (churnEvery ?? 1) > 0, (sampleEvery ?? 1) > 0, (rate ?? 1) > 0, (seconds ?? 1) > 0, (warmup ?? 0) >= 0 else {

@@ -119,7 +119,9 @@ struct ScenarioRunner {
             line["guard"] = ["eventsPerSecond"]
             if variant.name == "bundled" {
                 addNodeReference(nodeRuns, pairedWith: runs[position], to: &line)
-                addHostShare(runs[position], engineOnly: runs[variants.firstIndex { $0.name == Self.w1EngineOnlyVariant }!], to: &line)
+                if let engineOnly = variants.firstIndex(where: { $0.name == Self.w1EngineOnlyVariant }) {
+                    addHostShare(runs[position], engineOnly: runs[engineOnly], to: &line)
+                }
             }
             if variant.name == Self.w1EngineOnlyVariant { addEngineOnly(runs[position], node: nodeRuns, to: &line) }
             if variant.name == "outbox" || variant.name == Self.w1DestinationsVariant {
