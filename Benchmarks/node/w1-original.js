@@ -32,7 +32,11 @@ global.require = require;
 const { prepare, expectedResults } = require('./w1-mix');
 const w1 = prepare(require(path.resolve(corePath)), path.resolve(taskFolder), screens);
 
-w1.record(0, warmup);
+const warm = w1.record(0, warmup);
+if (warm.errors > 0) {
+  process.stderr.write(`w1-original: ${warm.errors} errors in the warm-up, the first: ${warm.firstError}\n`);
+  process.exit(1);
+}
 const cpuBefore = process.cpuUsage();
 const started = process.hrtime.bigint();
 const { results, errors, firstError } = w1.record(0, events);
