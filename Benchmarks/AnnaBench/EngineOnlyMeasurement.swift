@@ -82,16 +82,10 @@ struct EngineOnlyMeasurement {
             throw BenchError.moduleErrors(
                 scenario: "W1 engine-only", count: number("errors"), first: outcome["firstError"]?.stringValue ?? "(no message)")
         }
-        let expected = Self.expectedResults(events)
+        let expected = EventMix.expectedResults(events: events).total
         guard number("results") == expected else {
             throw BenchError.measurementFailed("W1 engine-only: \(number("results")) results for \(events) events, expected \(expected)")
         }
         return expected
-    }
-
-    /// The results events 0 up to `events` give: one per did-select (k mod 4 = 0) and one per
-    /// ana-updated (k mod 4 = 2).
-    static func expectedResults(_ events: Int) -> Int {
-        (events + 3) / 4 + (events + 1) / 4
     }
 }
