@@ -194,6 +194,9 @@ struct JavaScriptContextTests {
         "utf8Bytes gives String(value) as UTF-8, for texts of every size",
         arguments: [
             "", "42", "plain ascii", "ünïcødé ✓ 日本語 👩‍👩‍👧", String(repeating: "[{\"n\":1,\"s\":\"é\"}],", count: 100_000),
+            // ASCII is narrowed from UTF-16 units; one unit past it, anywhere, takes the engine's conversion.
+            String(repeating: "[{\"n\":1,\"s\":\"x\"}],", count: 100_001), "\u{7F}", "\u{80}",
+            String(repeating: "a", count: 4_099) + "é", "é" + String(repeating: "a", count: 33),
         ])
     func utf8Bytes(_ text: String) throws {
         let context = JavaScriptContext()

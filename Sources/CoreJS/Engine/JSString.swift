@@ -45,42 +45,10 @@ extension String {
 
     /// A string from UTF-16 code units, a lone surrogate read as U+FFFD (as
     /// `String(decoding:as: UTF16.self)`, whose generic decoding took milliseconds for the
-    /// snapshot of a large tree): transcoded to UTF-8 in one loop, then validated in bulk.
+    /// snapshot of a large tree): transcoded to UTF-8 in one loop (``UTF16Transcoding``),
+    /// then validated in bulk.
     init(utf16 units: UnsafeBufferPointer<UInt16>) {
-        let count = units.count
-        self = String(unsafeUninitializedCapacity: count * 3) { bytes in
-            var written = 0
-            var index = 0
-            while index < count {
-                let unit = units[index]
-                index += 1
-                switch unit {
-                case 0..<0x80:
-                    bytes[written] = UInt8(truncatingIfNeeded: unit)
-                    written += 1
-                case 0x80..<0x800:
-                    bytes[written] = UInt8(truncatingIfNeeded: 0xC0 | unit >> 6)
-                    bytes[written + 1] = UInt8(truncatingIfNeeded: 0x80 | unit & 0x3F)
-                    written += 2
-                case 0xD800..<0xDC00 where index < count && units[index] & 0xFC00 == 0xDC00:
-                    let scalar = 0x10000 + (UInt32(unit & 0x3FF) << 10 | UInt32(units[index] & 0x3FF))
-                    index += 1
-                    bytes[written] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
-                    bytes[written + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
-                    bytes[written + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-                    bytes[written + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                    written += 4
-                default:
-                    // A lone surrogate becomes U+FFFD; any other unit is three bytes.
-                    let scalar = unit & 0xF800 == 0xD800 ? 0xFFFD : unit
-                    bytes[written] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
-                    bytes[written + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-                    bytes[written + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                    written += 3
-                }
-            }
-            return written
-        }
+        self = String(unsafeUninitializedCapacity: units.count * 3) { UTF16Transcoding.encode(units, into: $0) }
     }
 }
 

@@ -59,13 +59,32 @@ public final class JavaScriptValue {
     }
 
     /// `String(value)` as UTF-8 bytes (no terminating zero), without making a Swift string:
-    /// the fast way to read a large text such as JSON.
+    /// the fast way to read a large text such as JSON; empty when the value cannot be
+    /// converted.
     ///
-    /// The bytes are written straight into the array, whose capacity is the most the text
-    /// could take (three bytes per UTF-16 unit); empty when the value cannot be converted.
+    /// Transcoded from the engine's UTF-16 units (``UTF16Transcoding``): the same bytes as the
+    /// engine's own conversion (``engineUTF8Bytes()``), about four times faster for an ASCII
+    /// text such as a batch of results. A lone surrogate becomes U+FFFD, as in ``toString()``,
+    /// where the engine's conversion stops and drops the rest.
     public func utf8Bytes() -> [UInt8] {
         guard let string = JSValueToStringCopy(contextRef, ref, nil) else { return [] }
         defer { JSStringRelease(string) }
+        let length = JSStringGetLength(string)
+        guard length > 0 else { return [] }
+        guard let units = JSStringGetCharactersPtr(string) else { return Self.engineUTF8Bytes(of: string) }
+        return UTF16Transcoding.utf8(UnsafeBufferPointer(start: units, count: length))
+    }
+
+    /// ``utf8Bytes()`` as the engine converts it (`JSStringGetUTF8CString`), written straight
+    /// into an array whose capacity is the most the text could take; it ends at a lone
+    /// surrogate. What the tests compare with.
+    func engineUTF8Bytes() -> [UInt8] {
+        guard let string = JSValueToStringCopy(contextRef, ref, nil) else { return [] }
+        defer { JSStringRelease(string) }
+        return Self.engineUTF8Bytes(of: string)
+    }
+
+    private static func engineUTF8Bytes(of string: JSStringRef) -> [UInt8] {
         let capacity = JSStringGetMaximumUTF8CStringSize(string)
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             let written = buffer.withMemoryRebound(to: CChar.self) {
