@@ -174,10 +174,26 @@ struct BridgeInternalsTests {
 
     @Test("results text that does not parse is an error after the results read before it, never a silent loss")
     func unparsableResults() {
-        let pending = PendingResults(text: Array(#"[0,-1,"first",1,-1,"sec"#.utf8), metas: [])
+        let pending = PendingResults(text: Array(#"["first","sec"#.utf8), index: [0, -1, 1, -1], metas: [])
         var values: [JSONValue] = []
         #expect(throws: AnalyticsError.self) { try pending.forEachResult { values.append($1.value) } }
         #expect(values == ["first"])
+    }
+
+    @Test("a value without an entry in the results' index is an error after the values before it")
+    func valueWithoutIndexEntry() {
+        let meta = ResultMeta(task: "t", path: "/a", event: "e")
+        let pending = PendingResults(text: Array(#"["first","second"]"#.utf8), index: [3, 0], metas: [meta], times: [1, 2, 3, 4])
+        var seen: [(offset: Int, result: AnalyticsResult)] = []
+        #expect {
+            try pending.forEachResult { seen.append(($0, $1)) }
+        } throws: { error in
+            "\(error)".contains("the results' index holds 1 entries, and value 2 has none")
+        }
+        #expect(seen.map(\.offset) == [3])
+        #expect(seen.map(\.result) == [AnalyticsResult(value: "first", meta: meta, time: 4)])
+        // Passing the text on as it is needs an entry for every value too.
+        #expect(ResultTexts(scanning: pending) == nil)
     }
 
     @Test("the bridge's JavaScript half reads exactly the names of the wire table")

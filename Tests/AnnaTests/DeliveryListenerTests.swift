@@ -50,9 +50,9 @@ struct DeliveryListenerTests {
 
     /// Results 1 and 2 (undecoded), an error, result 3.
     static let parts: [ResultDelivery.Part] = [
-        .output(.results(PendingResults(text: Array("[0,-1,1,1,-1,2]".utf8), metas: []), last: 1)),
+        .output(.results(PendingResults(text: Array("[1,2]".utf8), index: [0, -1, 1, -1], metas: []), last: 1)),
         .error(AnalyticsError.operationFailed(operation: "testing", .typeMismatch("broken"))),
-        .output(.results(PendingResults(text: Array("[0,-1,3]".utf8), metas: []), last: 2)),
+        .output(.results(PendingResults(text: Array("[3]".utf8), index: [0, -1], metas: []), last: 2)),
     ]
 
     static let errorText = "error testing failed: type mismatch: broken"

@@ -65,7 +65,7 @@ struct ExitDrainTakeoverTests {
         queue.suspend()
         manager.delegateQueue = queue
         for n in 0..<Self.blocks {
-            manager.delivery.deliver([.output(.results(PendingResults(text: Array("[0,-1,\(n)]".utf8), metas: []), last: 0))])
+            manager.delivery.deliver([.output(.results(PendingResults(text: Array("[\(n)]".utf8), index: [0, -1], metas: []), last: 0))])
         }
         body(manager)
         queue.resume()
@@ -124,8 +124,9 @@ struct ExitDrainTakeoverTests {
         let manager = Manager(moduleURL: URL(fileURLWithPath: "/nonexistent"), dependency: dependency)
         manager.delegate = delegate
         manager.delegateQueue = DispatchQueue(label: "held delegate queue")
-        let text = "[" + (0..<5).map { "0,-1,\($0)" }.joined(separator: ",") + "]"
-        manager.delivery.deliver([.output(.results(PendingResults(text: Array(text.utf8), metas: []), last: 0))])
+        let text = "[" + (0..<5).map { "\($0)" }.joined(separator: ",") + "]"
+        let index = [Double]((0..<5).flatMap { _ in [0.0, -1] })
+        manager.delivery.deliver([.output(.results(PendingResults(text: Array(text.utf8), index: index, metas: []), last: 0))])
         delegate.entered.wait()
         body(manager)
         delegate.gate.signal()

@@ -126,7 +126,8 @@ final class ModuleBridge {
             context.makeValue(.bool(sent == nil)),
         ]
         tablesSent[slot] = (strings.generation, strings.strings.count)  // taken in before the operations
-        var outcome = Outcome(finished: range.count, results: PendingResults(text: [], metas: [], times: batch.times(of: range)))
+        var outcome = Outcome(
+            finished: range.count, results: PendingResults(text: [], index: [], metas: [], times: batch.times(of: range)))
         do {
             outcome.collectionDue = try functions.apply.call(arguments).toJSON() == .bool(true)
             if let stop = context.takeStoppedPromiseJob() {
@@ -229,17 +230,30 @@ final class ModuleBridge {
         defer {
             if let stop = context.takeStoppedPromiseJob() { outcome.errors.append((max(0, outcome.finished - 1), stop)) }
         }
-        if taken.isString {  // only results: no metas or errors
-            outcome.results = PendingResults(text: taken.utf8Bytes(), metas: metas, times: outcome.results.times)
-            return
-        }
         do {
-            try addMetas(try taken.property("1").toString())
-            outcome.errors = try errors(in: taken.property("2"))
-            outcome.results = PendingResults(
-                text: try taken.property("0").utf8Bytes(), metas: metas, times: outcome.results.times)
+            let text: [UInt8]
+            if taken.isString {  // only results: no metas or errors
+                text = taken.utf8Bytes()
+            } else {
+                try addMetas(try taken.property("1").toString())
+                outcome.errors = try errors(in: taken.property("2"))
+                text = try taken.property("0").utf8Bytes()
+            }
+            outcome.results = PendingResults(text: text, index: try resultIndex(), metas: metas, times: outcome.results.times)
         } catch {
             outcome.readFailure = Self.javaScriptError(error)
+        }
+    }
+
+    /// The operation offsets and meta IDs of the values ``Functions/finish`` wrote, copied out
+    /// of JavaScript's `Float64Array` (`[count, operation, metaID, …]`).
+    private func resultIndex() throws -> [Double] {
+        try functions.resultIndex.call([JavaScriptValue]()).withFloat64Array { numbers in
+            let count = numbers.first.map(Int.init(exactly:)) ?? nil
+            guard let count, count >= 0, 1 + 2 * count <= numbers.count else {
+                throw JavaScriptError.typeMismatch("the results' index does not hold the count it starts with")
+            }
+            return Array(numbers[1..<(1 + 2 * count)])
         }
     }
 
@@ -276,6 +290,7 @@ extension ModuleBridge {
         let apply: JavaScriptValue
         let progress: JavaScriptValue
         let finish: JavaScriptValue
+        let resultIndex: JavaScriptValue
         let resume: JavaScriptValue
         let abandonPending: JavaScriptValue
         let stoppedJob: JavaScriptValue
@@ -286,6 +301,7 @@ extension ModuleBridge {
             apply = try script.property("apply")
             progress = try script.property("progress")
             finish = try script.property("finish")
+            resultIndex = try script.property("resultIndex")
             resume = try script.property("resume")
             abandonPending = try script.property("abandonPending")
             stoppedJob = try script.property("stoppedJob")

@@ -1,7 +1,7 @@
 @_spi(JSONScanning) import CoreJS
 
 /// Finds each result's value in the JSON text JavaScript wrote for a batch
-/// (`[operation, metaID, value, …]`, see ``PendingResults``) without decoding it, when
+/// (`[value, …]`, see ``PendingResults``) without decoding it, when
 /// every value is already written exactly as ``JSONValue/jsonText`` would write it after
 /// decoding: then the text can be passed on as it is.
 ///
@@ -20,54 +20,33 @@ struct ResultTextScanner {
     /// ``JSONValue/maximumDepth``, where decoding replaces containers by `"[Too deep]"`.
     static let depthLimit = JSONValue.maximumDepth - 12
 
-    /// Each result: where its value's text is, and its meta ID.
-    struct Element {
-        var value: Range<Int>
-        var metaID: Int
-        /// The offset in the batch of the operation that produced it.
-        var operation: Int
-    }
-
     private var cursor: JSONByteCursor
 
     private init(bytes: UnsafeRawBufferPointer) {
         cursor = JSONByteCursor(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// The results of `text`, or `nil` when some value would not be written back the same.
-    static func scan(_ text: UnsafeRawBufferPointer) -> [Element]? {
+    /// Where each value of `text` is, or `nil` when some value would not be written back the same.
+    static func scan(_ text: UnsafeRawBufferPointer) -> [Range<Int>]? {
         var scanner = ResultTextScanner(bytes: text)
         return scanner.scanArray()
     }
 
     private mutating func consume(_ byte: UInt8) -> Bool { cursor.consume(byte) }
 
-    private mutating func scanArray() -> [Element]? {
+    private mutating func scanArray() -> [Range<Int>]? {
         guard consume(UInt8(ascii: "[")) else { return nil }
-        var elements: [Element] = []
-        if consume(UInt8(ascii: "]")) { return cursor.atEnd ? elements : nil }
-        elements.reserveCapacity(cursor.bytes.count / 48)
+        var values: [Range<Int>] = []
+        if consume(UInt8(ascii: "]")) { return cursor.atEnd ? values : nil }
+        values.reserveCapacity(cursor.bytes.count / 40)
         while true {
-            guard let operation = scanInteger(), consume(UInt8(ascii: ",")), let metaID = scanInteger(), consume(UInt8(ascii: ","))
-            else {
-                return nil
-            }
             let start = cursor.position
             guard scanValue(depth: 0) else { return nil }
-            elements.append(Element(value: start..<cursor.position, metaID: metaID, operation: operation))
+            values.append(start..<cursor.position)
             if consume(UInt8(ascii: ",")) { continue }
             guard consume(UInt8(ascii: "]")), cursor.atEnd else { return nil }
-            return elements
+            return values
         }
-    }
-
-    /// A small integer of up to 12 digits (an operation offset or a meta ID, possibly -1)
-    /// before a `,`.
-    private mutating func scanInteger() -> Int? {
-        guard let number = cursor.scanNumber(), number.isShortInteger,
-            number.text.count - (number.value.sign == .minus ? 1 : 0) <= 12, cursor.current == UInt8(ascii: ",")
-        else { return nil }
-        return Int(number.value)
     }
 
     private mutating func scanValue(depth: Int) -> Bool {

@@ -12,16 +12,18 @@ import CoreJS
 /// ```
 package struct ResultTexts: Sendable {
     private enum Storage: Sendable {
-        case batch(text: [UInt8], elements: [ResultTextScanner.Element], metas: [ResultMeta], times: [Double])
+        case batch(PendingResults, values: [Range<Int>])
         case single(AnalyticsResult)
     }
 
     private let storage: Storage
 
-    /// The results of a batch, when their text can be passed on as it is.
+    /// The results of a batch, when their text can be passed on as it is (and each value has
+    /// its entry in the index).
     init?(scanning results: PendingResults) {
-        guard let elements = results.text.withUnsafeBytes({ ResultTextScanner.scan($0) }) else { return nil }
-        storage = .batch(text: results.text, elements: elements, metas: results.metas, times: results.times)
+        guard let values = results.text.withUnsafeBytes({ ResultTextScanner.scan($0) }), 2 * values.count <= results.index.count
+        else { return nil }
+        storage = .batch(results, values: values)
     }
 
     /// One decoded result.
@@ -32,7 +34,7 @@ package struct ResultTexts: Sendable {
     /// How many results there are.
     package var count: Int {
         switch storage {
-        case let .batch(_, elements, _, _): return elements.count
+        case let .batch(_, values): return values.count
         case .single: return 1
         }
     }
@@ -41,12 +43,13 @@ package struct ResultTexts: Sendable {
     /// call), its meta and its time (``AnalyticsResult/time``), in order.
     package func forEachResult(_ body: (_ json: UnsafeRawBufferPointer, _ meta: ResultMeta?, _ time: Double?) -> Void) {
         switch storage {
-        case let .batch(text, elements, metas, times):
-            text.withUnsafeBytes { bytes in
-                for element in elements {
-                    let meta = element.metaID >= 0 && element.metaID < metas.count ? metas[element.metaID] : nil
-                    let time = element.operation >= 0 && element.operation < times.count ? times[element.operation] : .nan
-                    body(UnsafeRawBufferPointer(rebasing: bytes[element.value]), meta, time.isNaN ? nil : time)
+        case let .batch(results, values):
+            results.text.withUnsafeBytes { bytes in
+                for (position, value) in values.enumerated() {
+                    let origin = results.origin(of: position)  // scanning checked there is one
+                    body(
+                        UnsafeRawBufferPointer(rebasing: bytes[value]), origin.flatMap { results.meta($0.metaID) },
+                        origin.flatMap { results.time(of: $0.operation) })
                 }
             }
         case let .single(result):

@@ -18,18 +18,29 @@ extension JavaScriptValue {
     /// - Throws: ``JavaScriptError/typeMismatch(_:)`` when the value is not a `Float64Array`
     ///   at least as long as `values`.
     public func overwriteFloat64Array(from values: UnsafeBufferPointer<Double>) throws {
+        try withFloat64Array { numbers in
+            guard numbers.count >= values.count else {
+                throw JavaScriptError.typeMismatch("a Float64Array of \(numbers.count) cannot take \(values.count) numbers")
+            }
+            guard values.count > 0, let base = values.baseAddress, let target = numbers.baseAddress else { return }
+            target.update(from: base, count: values.count)
+        }
+    }
+
+    /// Runs `body` with the numbers of this `Float64Array`, in place: valid only during the
+    /// call, and only while no script runs.
+    /// - Throws: ``JavaScriptError/typeMismatch(_:)`` when the value is not a `Float64Array`,
+    ///   and what `body` throws.
+    public func withFloat64Array<Result>(_ body: (UnsafeMutableBufferPointer<Double>) throws -> Result) throws -> Result {
         let contextRef = context.contextRef
         guard let object = objectRef,
             try context.trying("reading a typed array's type", { JSValueGetTypedArrayType(contextRef, ref, $0) })
                 == kJSTypedArrayTypeFloat64Array
         else { throw JavaScriptError.typeMismatch("not a Float64Array") }
         let length = try context.trying("reading a typed array's length") { JSObjectGetTypedArrayLength(contextRef, object, $0) }
-        guard length >= values.count else {
-            throw JavaScriptError.typeMismatch("a Float64Array of \(length) cannot take \(values.count) numbers")
-        }
-        guard values.count > 0, let base = values.baseAddress else { return }
+        guard length > 0 else { return try body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
         let bytes = try context.trying("reaching a Float64Array's storage") { JSObjectGetTypedArrayBytesPtr(contextRef, object, $0) }
         guard let bytes else { throw JavaScriptError.typeMismatch("a Float64Array without storage") }
-        bytes.copyMemory(from: base, byteCount: values.count * MemoryLayout<Double>.stride)
+        return try body(UnsafeMutableBufferPointer(start: bytes.assumingMemoryBound(to: Double.self), count: length))
     }
 }

@@ -29,26 +29,52 @@ exports['metas are numbered once each, and cross once, until they are forgotten'
   assert.equal(metas.id(b), 0, 'numbered anew');
 };
 
+/** The operation and meta numbers a results index holds for the values last written. */
+function indexed(index) {
+  return Array.from(index.subarray(1, 1 + 2 * index[0]));
+}
+
 exports['results are written at once; one that cannot be written is reported with its task'] = () => {
   const current = currentRecord();
   const metas = parts.makeMetas();
   const failed = [];
   const results = parts.makeResults(current, () => {}, metas, parts.errors, (offset, error) => failed.push([offset, error]));
   results.receive({ a: 1 }, { task: 'tap', path: '/root', event: 'tap' });
-  assert.equal(results.write(), '[0,0,{"a":1}]');
+  assert.equal(results.write(), '[{"a":1}]');
+  assert.deepEqual(indexed(results.index()), [0, 0], 'its operation and meta number');
   assert.equal(results.write(), '[]', 'written once');
+  assert.deepEqual(indexed(results.index()), []);
   current.last = 1;
   const cyclic = {};
   cyclic.self = cyclic;
   results.receive(cyclic, { task: 'tap', path: '/root', event: 'tap' });
   current.operation = 1;
   results.receive(2, null);
-  assert.equal(results.write(), '[1,-1,2]');
+  assert.equal(results.write(), '[2]');
+  assert.deepEqual(indexed(results.index()), [1, -1], 'the numbers of the result kept, moved to the first place');
   assert.equal(failed.length, 1);
   assert.equal(failed[0][0], 0, 'the operation of the result');
   assert.equal(failed[0][1].name, 'ResultError');
   assert.ok(/^The result of task 'tap' on node '\/root' for event 'tap' cannot be written as JSON/.test(failed[0][1].message),
     failed[0][1].message);
+};
+
+exports['the results index grows past its first size and keeps every number'] = () => {
+  const current = currentRecord();
+  const metas = parts.makeMetas();
+  const results = parts.makeResults(current, () => {}, metas, parts.errors, () => { throw new Error('no result fails'); });
+  const count = 5000;
+  current.last = count - 1;
+  for (let k = 0; k < count; k++) {
+    current.operation = k;
+    results.receive(k, { task: 'tap', path: '/root/' + (k % 3), event: 'tap' });
+  }
+  assert.equal(results.write(), JSON.stringify(Array.from({ length: count }, (_, k) => k)));
+  const numbers = indexed(results.index());
+  assert.equal(numbers.length, 2 * count);
+  for (let k = 0; k < count; k++) {
+    if (numbers[2 * k] !== k || numbers[2 * k + 1] !== k % 3) assert.fail(`result ${k}: ${numbers[2 * k]}, ${numbers[2 * k + 1]}`);
+  }
 };
 
 exports['plain errors are read once, each field apart, even from hostile values'] = () => {

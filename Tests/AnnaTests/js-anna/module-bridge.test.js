@@ -31,6 +31,12 @@ function bridged(tasks) {
   return { bridge, calls };
 }
 
+/** The operation and meta numbers of the values `bridge.finish()` last wrote (its resultIndex). */
+function indexed(bridge) {
+  const index = bridge.resultIndex();
+  return Array.from(index.subarray(1, 1 + 2 * index[0]));
+}
+
 /** Sends `count` operations encoded as `numbers` with the interned `strings` (a fresh table 0) and `literals`. */
 function send(bridge, count, numbers, strings, literals) {
   const batch = new Float64Array(numbers);
@@ -75,7 +81,8 @@ exports['finish hands back results, metas and errors once, then nothing'] = () =
     op.event, 3, idKind.plain, 1, 0, header.null,
   ], ['tap']), false, 'no collection is due');
   const [text, metas, errors] = bridge.finish();
-  assert.deepEqual(JSON.parse(text), [0, 0, { seen: 'tap' }, 2, 0, { seen: 'tap' }]);
+  assert.deepEqual(JSON.parse(text), [{ seen: 'tap' }, { seen: 'tap' }]);
+  assert.deepEqual(indexed(bridge), [0, 0, 2, 0], 'each value\'s operation and meta number');
   assert.deepEqual(JSON.parse(metas), ['tap', '/root', 'tap']);
   assert.equal(errors.length, 2);
   assert.equal(errors[0], 1, 'the failing operation is named by its offset');
@@ -89,7 +96,8 @@ exports['a batch with results only comes back as the results text alone'] = () =
   send(bridge, 1, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
   assert.equal(bridge.finish()[1], JSON.stringify(['t', '/p', 'tap']), 'the first batch brings its meta');
   send(bridge, 1, [op.event, 2, idKind.plain, 1, 0, header.null], ['tap']);
-  assert.equal(bridge.finish(), '[0,0,"tap"]', 'the meta is known: text alone');
+  assert.equal(bridge.finish(), '["tap"]', 'the meta is known: text alone');
+  assert.deepEqual(indexed(bridge), [0, 0]);
 };
 
 exports['a value JSON cannot write is reported with its task; the others are kept; none passes for framing'] = () => {
@@ -106,7 +114,8 @@ exports['a value JSON cannot write is reported with its task; the others are kep
   });
   send(bridge, 1, [op.event, 1, idKind.plain, 1, 0, header.null], ['tap']);
   const [text, , errors] = bridge.finish();
-  assert.deepEqual(JSON.parse(text), [0, 0, lookalike, 0, 0, 'last']);
+  assert.deepEqual(JSON.parse(text), [lookalike, 'last']);
+  assert.deepEqual(indexed(bridge), [0, 0, 0, 0], 'the numbers of the values kept, in order');
   assert.equal(errors.length, 6);
   assert.deepEqual([errors[0], errors[2], errors[4]], [0, 0, 0]);
   assert.equal(errors[1].name, 'ResultError');
@@ -150,7 +159,8 @@ exports['built-ins a task replaced are put back after the batch and reported; re
     assert.equal(Object.prototype.hasOwnProperty('toJSON'), false, 'the added toJSON is gone');
     assert.equal(Array.prototype.hasOwnProperty('0'), false, 'the added index is gone');
     const [text, , errors] = bridge.finish();
-    assert.deepEqual(JSON.parse(text), [0, 0, { kept: true }]);
+    assert.deepEqual(JSON.parse(text), [{ kept: true }]);
+    assert.deepEqual(indexed(bridge), [0, 0]);
     assert.equal(errors[1].name, 'BuiltInError');
     assert.ok(errors[1].message.startsWith('A task script replaced built-ins while the operations up to this one ran: ' +
       'Object.prototype.toJSON, Array.prototype[0], Array.prototype.push and 2 more. The core relies on them, so they were put back'),

@@ -13,6 +13,7 @@
     isExtensible: Reflect.isExtensible, apply: Reflect.apply, setPrototypeOf: setPrototypeOf, createObject: Object.create,
     freeze: Object.freeze, keysOf: Object.keys, hasOwn: Object.prototype.hasOwnProperty, stringify: JSON.stringify,
     parse: JSON.parse, isArray: Array.isArray, max: Math.max, now: Date.now, StringType: String, ErrorType: Error,
+    Float64ArrayType: Float64Array,
     bareArray: function bareArray() { return setPrototypeOf([], null); },
   };
   setPrototypeOf(builtIns, null);

@@ -153,7 +153,8 @@
 
   // What the last batch produced, then cleared: [results, metas, errors], or just the
   // results text when the batch brought no metas or errors (the usual case).
-  // - results: [operation, metaID, value, ...] as JSON text;
+  // - results: [value, ...] as JSON text, each value's operation and meta number in
+  //   resultIndex() (bridge-results.js);
   // - metas: the metas interned since the last call, [task, path, event, ...] as JSON text;
   // - errors: [operation, error, ...], each error plain data.
   // A stop by the time limit while results are written ends the call: the host calls it again.
@@ -230,6 +231,9 @@
       return current.afterOperations ? -1 - current.operation : current.operation;
     },
     finish: finish,
+    // The Float64Array of what finish() last wrote: the count, then operation and meta number
+    // for each value.
+    resultIndex: results.index,
     forgetMetas: metas.forget,
     // The names of the wire table the decoder read, for the test that both sides agree.
     wireNames: decoder.wireNames,
