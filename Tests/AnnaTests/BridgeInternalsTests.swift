@@ -180,19 +180,21 @@ struct BridgeInternalsTests {
         #expect(values == ["first"])
     }
 
-    @Test("a value without an entry in the results' index is an error after the values before it")
-    func valueWithoutIndexEntry() {
+    @Test(
+        "a value without a readable entry in the results' index is an error after the values before it",
+        arguments: [[3, 0], [3, 0, .nan, 0], [3, 0, 1, .infinity], [3, 0, 0.5, 0]] as [[Double]])
+    func valueWithoutIndexEntry(index: [Double]) {
         let meta = ResultMeta(task: "t", path: "/a", event: "e")
-        let pending = PendingResults(text: Array(#"["first","second"]"#.utf8), index: [3, 0], metas: [meta], times: [1, 2, 3, 4])
+        let pending = PendingResults(text: Array(#"["first","second"]"#.utf8), index: index, metas: [meta], times: [1, 2, 3, 4])
         var seen: [(offset: Int, result: AnalyticsResult)] = []
         #expect {
             try pending.forEachResult { seen.append(($0, $1)) }
         } throws: { error in
-            "\(error)".contains("the results' index holds 1 entries, and value 2 has none")
+            "\(error)".contains("value 2 has no entry in the results' index (\(index.count / 2) entries)")
         }
         #expect(seen.map(\.offset) == [3])
         #expect(seen.map(\.result) == [AnalyticsResult(value: "first", meta: meta, time: 4)])
-        // Passing the text on as it is needs an entry for every value too.
+        // Passing the text on as it is needs a readable entry for every value too.
         #expect(ResultTexts(scanning: pending) == nil)
     }
 

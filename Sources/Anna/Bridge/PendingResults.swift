@@ -14,10 +14,13 @@ struct PendingResults: Sendable {
     /// carries the time of the operation that produced it.
     var times: [Double] = []
 
-    /// The operation offset and meta ID of value `position`; `nil` past the index's end.
+    /// The operation offset and meta ID of value `position`; `nil` past the index's end or
+    /// where it holds no integers.
     func origin(of position: Int) -> (operation: Int, metaID: Int)? {
-        guard 2 * position + 1 < index.count else { return nil }
-        return (Int(index[2 * position]), Int(index[2 * position + 1]))
+        guard 2 * position + 1 < index.count, let operation = Int(exactly: index[2 * position]),
+            let metaID = Int(exactly: index[2 * position + 1])
+        else { return nil }
+        return (operation, metaID)
     }
 
     /// The meta of `metaID` (`nil` for -1 or an ID the table lacks).
@@ -32,7 +35,7 @@ struct PendingResults: Sendable {
 
     /// Decodes the results and hands each to `body` with its operation's offset, in order.
     /// - Throws: ``AnalyticsError/operationFailed(operation:_:)`` when the text does not
-    ///   parse, or holds more values than the index (the results after the fault are lost,
+    ///   parse, or a value has no entry in the index (the results after the fault are lost,
     ///   and the caller reports it).
     /// With `keepingText`, each result keeps its value's text as JavaScript wrote it
     /// (``AnalyticsResult/jsonText``), for a listener that stores text.
@@ -58,8 +61,8 @@ struct PendingResults: Sendable {
         }
     }
 
-    /// The error for value `position` without an entry in the index.
+    /// The error for value `position` without a readable entry in the index.
     static func missingOrigin(of position: Int, in results: PendingResults) -> JavaScriptError {
-        .typeMismatch("the results' index holds \(results.index.count / 2) entries, and value \(position + 1) has none")
+        .typeMismatch("value \(position + 1) has no entry in the results' index (\(results.index.count / 2) entries)")
     }
 }

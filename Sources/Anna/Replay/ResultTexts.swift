@@ -18,10 +18,11 @@ package struct ResultTexts: Sendable {
 
     private let storage: Storage
 
-    /// The results of a batch, when their text can be passed on as it is (and each value has
-    /// its entry in the index).
+    /// The results of a batch, when their text can be passed on as it is and each value has
+    /// its entry in the index (else decoding reports what is wrong).
     init?(scanning results: PendingResults) {
-        guard let values = results.text.withUnsafeBytes({ ResultTextScanner.scan($0) }), 2 * values.count <= results.index.count
+        guard let values = results.text.withUnsafeBytes({ ResultTextScanner.scan($0) }),
+            values.indices.allSatisfy({ results.origin(of: $0) != nil })
         else { return nil }
         storage = .batch(results, values: values)
     }
@@ -46,7 +47,7 @@ package struct ResultTexts: Sendable {
         case let .batch(results, values):
             results.text.withUnsafeBytes { bytes in
                 for (position, value) in values.enumerated() {
-                    let origin = results.origin(of: position)  // scanning checked there is one
+                    let origin = results.origin(of: position)  // scanning checked that there is one
                     body(
                         UnsafeRawBufferPointer(rebasing: bytes[value]), origin.flatMap { results.meta($0.metaID) },
                         origin.flatMap { results.time(of: $0.operation) })
