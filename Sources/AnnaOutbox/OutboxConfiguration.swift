@@ -36,6 +36,12 @@ public struct OutboxConfiguration: Sendable {
     /// The most results written in one transaction (a group commit takes all that are
     /// waiting, up to this many).
     public var maximumRowsPerTransaction = 8192
+    /// The shortest time between the starts of two writes while results keep arriving:
+    /// results appended meanwhile wait in memory and go in the next transaction together,
+    /// so a steady stream makes few large transactions. A result appended to an idle outbox
+    /// is written at once. 0 writes whenever the previous write ends; a negative interval
+    /// counts as 0 and one longer than 60 s as 60 s.
+    public var commitInterval: Duration = .milliseconds(2)
     /// Whether opening checks the file (`PRAGMA quick_check`) and salvages a damaged one.
     public var verifiesOnOpen = true
     /// Whether the file is opened for reading only (`anna outbox stats`, `dead`): nothing is

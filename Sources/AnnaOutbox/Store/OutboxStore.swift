@@ -271,11 +271,12 @@ final class OutboxStore: Sendable {
 
     /// Sets (or, for nil, deletes) keys of the `identity` table.
     static func save(_ identity: [String: String?], in db: Database) throws {
+        // Cached statements: a write saves the session's keys with every transaction.
         for (key, value) in identity {
             if let value {
-                try db.execute(sql: "INSERT OR REPLACE INTO identity(key, value) VALUES (?, ?)", arguments: [key, value])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO identity(key, value) VALUES (?, ?)").execute(arguments: [key, value])
             } else {
-                try db.execute(sql: "DELETE FROM identity WHERE key = ?", arguments: [key])
+                try db.cachedStatement(sql: "DELETE FROM identity WHERE key = ?").execute(arguments: [key])
             }
         }
     }

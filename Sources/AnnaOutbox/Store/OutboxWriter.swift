@@ -52,6 +52,8 @@ final class OutboxWriter: Sendable {
         var queued = 0
         var written = 0
         var identityAt = 0
+        /// When the last write began (`DispatchTime` nanoseconds), for ``OutboxConfiguration/commitInterval``.
+        var lastWriteStart: UInt64 = 0
     }
 
     let store: OutboxStore
@@ -191,12 +193,17 @@ final class OutboxWriter: Sendable {
 
     /// Blocks until everything appended before has been written (or its write failed).
     func synchronize() {
-        queue.sync {}
+        queue.sync { drain(immediately: true) }
     }
 
     /// Suspends until everything appended before has been written (or its write failed).
     func written() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            queue.async {
+                self.drain(immediately: true)
+                continuation.resume()
+            }
+        }
     }
 
     /// Waits until nothing appended waits to be written, or until `deadline`, or until a
@@ -208,7 +215,10 @@ final class OutboxWriter: Sendable {
             // While writes fail (disk full), waiting is not likely to help: the count is said now.
             if left == 0 || failing || ContinuousClock.now >= deadline { return left }
             let done = DispatchSemaphore(value: 0)
-            queue.async { done.signal() }
+            queue.async {
+                self.drain(immediately: true)
+                done.signal()
+            }
             _ = done.wait(timeout: .now() + 0.01)
         }
     }
@@ -244,9 +254,25 @@ final class OutboxWriter: Sendable {
         }
     }
 
-    private func drain() {
+    /// Writes what waits, transaction after transaction, until nothing does. Unless `immediately`, a
+    /// write that would begin sooner than ``OutboxConfiguration/commitInterval`` after the
+    /// last one is put off until then (while fewer than a transaction's rows wait), so that a
+    /// steady stream of appends makes few large transactions rather than many small ones.
+    private func drain(immediately: Bool = false) {
         let maximum = store.configuration.maximumRowsPerTransaction
+        let interval = UInt64(min(max(store.configuration.commitInterval.inSeconds, 0), 60) * 1e9)
         while true {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let wait: UInt64 = state.withLock { state in
+                guard !immediately, interval > 0, !state.closed, state.failure == nil, state.unwritten < maximum,
+                    started &- state.lastWriteStart < interval
+                else { return 0 }
+                return interval - (started &- state.lastWriteStart)
+            }
+            if wait > 0 {
+                queue.asyncAfter(deadline: .now() + .nanoseconds(Int(wait))) { self.drain() }
+                return
+            }
             let taken:
                 (
                     groups: [PendingGroup], results: Int, bytes: Int, drops: [DropReason: Int], identity: [String: String?],
@@ -288,6 +314,7 @@ final class OutboxWriter: Sendable {
                     openedSessions: taken.opened, now: now)
                 let recovered: String? = state.withLock { state in
                     state.writing = []
+                    state.lastWriteStart = started
                     state.openedSessions.formUnion(written.openedSessions)
                     state.unwritten -= taken.results
                     state.written += taken.results
