@@ -22,6 +22,11 @@ enum MessageGroup {
     static let table = "messageGroup"
     /// The most entries in one group (an entry's index fits in 11 bits of a reference).
     static let maximumCount = 1024
+    /// A group being appended to is closed once it holds this many entries. Delivery reads a
+    /// group's whole row for each batch it takes from it, and marking entries done writes the
+    /// row again when its size changes, so a group of a few batches costs delivery less than
+    /// one of ``maximumCount`` (which files written with 1,024 a group may hold).
+    static let appendedCount = 256
     /// A group is closed once its entries take this many bytes (a single larger entry still
     /// makes a group of its own).
     static let maximumBlobBytes = 1 << 20

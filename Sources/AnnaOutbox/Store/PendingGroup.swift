@@ -28,7 +28,7 @@ struct PendingGroup: Sendable {
 
     /// Whether a result of `session` for `destination` stamped with `envelope` goes in this group.
     func takes(destination: String, session: String, envelope: StampedEnvelope?) -> Bool {
-        count < MessageGroup.maximumCount && blob.count < MessageGroup.maximumBlobBytes && envelope === self.envelope
+        count < MessageGroup.appendedCount && blob.count < MessageGroup.maximumBlobBytes && envelope === self.envelope
             && destination == self.destination && session == self.session
     }
 
