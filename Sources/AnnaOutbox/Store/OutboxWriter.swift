@@ -256,16 +256,16 @@ final class OutboxWriter: Sendable {
 
     /// Writes what waits, transaction after transaction, until nothing does. Unless `immediately`, a
     /// write that would begin sooner than ``OutboxConfiguration/commitInterval`` after the
-    /// last one is put off until then (while fewer than a transaction's rows wait), so that a
-    /// steady stream of appends makes few large transactions rather than many small ones.
+    /// last one is put off until then (while results wait, fewer than a transaction's rows), so
+    /// that a steady stream of appends makes few large transactions rather than many small ones.
     private func drain(immediately: Bool = false) {
         let maximum = store.configuration.maximumRowsPerTransaction
         let interval = UInt64(min(max(store.configuration.commitInterval.inSeconds, 0), 60) * 1e9)
         while true {
             let started = DispatchTime.now().uptimeNanoseconds
             let wait: UInt64 = state.withLock { state in
-                guard !immediately, interval > 0, !state.closed, state.failure == nil, state.unwritten < maximum,
-                    started &- state.lastWriteStart < interval
+                guard !immediately, interval > 0, !state.closed, state.failure == nil, state.unwritten > 0,
+                    state.unwritten < maximum, started &- state.lastWriteStart < interval
                 else { return 0 }
                 return interval - (started &- state.lastWriteStart)
             }
