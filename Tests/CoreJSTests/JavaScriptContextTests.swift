@@ -171,6 +171,16 @@ struct JavaScriptContextTests {
         }
     }
 
+    @Test("a Float64Array that views part of its buffer is read and written where it starts")
+    func float64ArrayView() throws {
+        let context = JavaScriptContext()
+        let whole = try context.evaluate("new Float64Array([1, 2, 3, 4, 5])", sourceURL: "/t.js")
+        let view = try context.evaluate("(function (a) { return a.subarray(2, 4) })", sourceURL: "/t.js").call([whole])
+        #expect(try view.withFloat64Array { Array($0) } == [3, 4])
+        try [30.0].withUnsafeBufferPointer { try view.overwriteFloat64Array(from: $0) }
+        #expect(try whole.withFloat64Array { Array($0) } == [1, 2, 30, 4, 5])
+    }
+
     @Test("many calls that cross the boundary release every protected value")
     func callsDoNotLeak() throws {
         let context = JavaScriptContext()

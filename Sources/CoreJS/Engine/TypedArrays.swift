@@ -39,8 +39,10 @@ extension JavaScriptValue {
         else { throw JavaScriptError.typeMismatch("not a Float64Array") }
         let length = try context.trying("reading a typed array's length") { JSObjectGetTypedArrayLength(contextRef, object, $0) }
         guard length > 0 else { return try body(UnsafeMutableBufferPointer(start: nil, count: 0)) }
+        // The engine hands out the start of the whole buffer: a view (`subarray`) starts further on.
+        let offset = try context.trying("reading a typed array's offset") { JSObjectGetTypedArrayByteOffset(contextRef, object, $0) }
         let bytes = try context.trying("reaching a Float64Array's storage") { JSObjectGetTypedArrayBytesPtr(contextRef, object, $0) }
         guard let bytes else { throw JavaScriptError.typeMismatch("a Float64Array without storage") }
-        return try body(UnsafeMutableBufferPointer(start: bytes.assumingMemoryBound(to: Double.self), count: length))
+        return try body(UnsafeMutableBufferPointer(start: (bytes + offset).assumingMemoryBound(to: Double.self), count: length))
     }
 }
