@@ -132,12 +132,14 @@ final class OutboxStore: Sendable {
         config.readonly = readonly
         config.busyMode = .timeout(10)
         if !readonly { config.journalMode = .wal }
-        let synchronous = configuration.durability == .powerLoss ? "FULL" : "NORMAL"
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA cell_size_check = ON")
-            if !readonly { try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cell_size_check = ON") }
+        let database = try DatabaseQueue(path: path, configuration: config)
+        if !readonly {
+            // Set here: GRDB's WAL set-up, which runs after `prepareDatabase`, sets NORMAL.
+            let synchronous = configuration.durability == .powerLoss ? "FULL" : "NORMAL"
+            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         }
-        return try DatabaseQueue(path: path, configuration: config)
+        return database
     }
 
     var pendingRows: Int { counters.withLock { $0.rows } }
