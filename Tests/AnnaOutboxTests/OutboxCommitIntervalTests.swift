@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// ``OutboxConfiguration/commitInterval``: an idle outbox writes a result at once; results
-/// appended soon after a write wait for the interval, unless someone waits for them.
-@Suite(.timeLimit(.minutes(1))) struct OutboxCommitIntervalTests {
+/// appended soon after a write wait for the interval, unless someone waits for them. (The
+/// limit guards against a hang; on a loaded 2-core host a test may wait minutes for a thread.)
+@Suite(.timeLimit(.minutes(5))) struct OutboxCommitIntervalTests {
     /// A configuration whose interval no test outlasts.
     static func longInterval() -> OutboxConfiguration {
         var configuration = OutboxConfiguration()
