@@ -36,7 +36,9 @@ extension ScenarioRunner {
         var cpuRates: [Int: [Double]] = [1: [], 2: []]
         var shares: [Double] = []
         var ratios: [Double] = []
+        var gauges: [Double] = []
         for run in 1...sizes.runs {
+            gauges.append(MachineSpeed.calibrate())
             var pair: [Int: Double] = [:]
             for jobs in [1, 2] {
                 let measured = try Self.replay(
@@ -68,6 +70,7 @@ extension ScenarioRunner {
                 line["allSpeedups"] = .array(ratios.map { .rounded($0, 3) })
             }
             line["othersCpuShare"] = .rounded(shares.max() ?? 0, 2)
+            line["calibrationMs"] = MachineSpeed.field(gauges)
             // The wall-clock rates and the speedup depend on the CPUs other processes leave;
             // sessions per CPU second (the child's user and system time) does not.
             line["guard"] = ["sessionsPerCpuSecond"]

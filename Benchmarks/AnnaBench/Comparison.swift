@@ -5,8 +5,14 @@ import Foundation
 /// line of the same scenario and variant in the current run.
 ///
 /// A figure is *worse* when it moved the wrong way by more than `tolerance` (relative)
-/// plus its rule's absolute slack: throughput below `baseline × (1 − tolerance) − slack`, or a
-/// time, latency or memory figure above `baseline × (1 + tolerance) + slack`.
+/// plus its rule's absolute slack: throughput below `expected × (1 − tolerance) − slack`, or a
+/// time, latency or memory figure above `expected × (1 + tolerance) + slack`.
+///
+/// `expected` is the baseline's figure at the current run's machine speed: for a figure that
+/// follows the machine (a rate, a CPU time) and lines that both carry the machine gauge
+/// (``MachineSpeed``, `calibrationMs`), the baseline scaled by the two gauges' ratio; for
+/// every other figure (ratios of pairs, memory, latencies at a fixed rate), the baseline as
+/// it is.
 struct Comparison {
     /// How one guarded figure may move.
     struct Rule {
@@ -15,11 +21,14 @@ struct Comparison {
         /// Allowed on top of the relative tolerance, in the figure's unit: the noise floor of
         /// figures that are small in absolute terms (sub-millisecond latencies).
         var slack: Double
+        /// Whether the figure moves with the machine's speed (events per second, CPU time per
+        /// result), so the baseline is scaled by the lines' machine gauges before comparing.
+        var followsMachine = false
     }
 
     /// The rules, by figure name; a guarded figure without one counts as lower-is-better.
     static let rules: [String: Rule] = [
-        "eventsPerSecond": Rule(higherIsBetter: true, slack: 0),
+        "eventsPerSecond": Rule(higherIsBetter: true, slack: 0, followsMachine: true),
         // W1 with an outbox: its rate over the bundled run's in the same round.
         "relativeToBundled": Rule(higherIsBetter: true, slack: 0),
         // I1: W1's rate with an inspector and a client over its rate without (pairs), and the
@@ -27,11 +36,11 @@ struct Comparison {
         "relativeToWithout": Rule(higherIsBetter: true, slack: 0),
         "updateP50Ms": Rule(higherIsBetter: false, slack: 25),
         // W5: lines per CPU second of `anna run`, and Node's CPU time over anna's (pairs).
-        "linesPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
+        "linesPerCpuSecond": Rule(higherIsBetter: true, slack: 0, followsMachine: true),
         "cpuRatioToNode": Rule(higherIsBetter: true, slack: 0),
         // W6: sessions per CPU second of `anna replay`, and the cost of an engine reset.
-        "sessionsPerCpuSecond": Rule(higherIsBetter: true, slack: 0),
-        "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2),
+        "sessionsPerCpuSecond": Rule(higherIsBetter: true, slack: 0, followsMachine: true),
+        "resetEngineMs": Rule(higherIsBetter: false, slack: 0.2, followsMachine: true),
         // T1: what TypeScript task files add to `anna run` over JavaScript: seconds cold (the
         // compiler loaded), milliseconds with the cache filled, and the CPU of a W1 replay.
         "coldExtraSeconds": Rule(higherIsBetter: false, slack: 0.3),
@@ -40,17 +49,17 @@ struct Comparison {
         "cpuRelativeToJavaScript": Rule(higherIsBetter: false, slack: 0.1),
         // O1: results appended or delivered per second; appends onto a backlog over appends to
         // an empty file (pairs).
-        "resultsPerSecond": Rule(higherIsBetter: true, slack: 0),
+        "resultsPerSecond": Rule(higherIsBetter: true, slack: 0, followsMachine: true),
         "relativeToEmpty": Rule(higherIsBetter: true, slack: 0),
         // destinations: the CPU time per delivered result (all threads, the loopback receiver's
         // included), and the bytes a result takes on the wire in each format (request line,
         // headers and body over the results; the same from run to run, so growth is the format's).
-        "cpuUsPerResult": Rule(higherIsBetter: false, slack: 2),
+        "cpuUsPerResult": Rule(higherIsBetter: false, slack: 2, followsMachine: true),
         "wireBytesPerResult": Rule(higherIsBetter: false, slack: 16),
         // anna-gtk-bench: ns a hooked emission adds on GTK's thread, the snapshot of a live
         // 1,000-widget window, and a long list scrolled with the capture over without.
-        "overheadNs": Rule(higherIsBetter: false, slack: 150),
-        "snapshotMs": Rule(higherIsBetter: false, slack: 2),
+        "overheadNs": Rule(higherIsBetter: false, slack: 150, followsMachine: true),
+        "snapshotMs": Rule(higherIsBetter: false, slack: 2, followsMachine: true),
         "relativeToOff": Rule(higherIsBetter: false, slack: 0.1),
         "bytesPerNode": Rule(higherIsBetter: false, slack: 64),
         "rssRatio": Rule(higherIsBetter: false, slack: 0),
@@ -68,6 +77,13 @@ struct Comparison {
         var line: String
         var figure: String
         var baseline: Double
+        /// The baseline at the current run's machine speed (``baseline`` when not scaled).
+        var expected: Double
+        /// The current line's machine gauge over the baseline line's, when the baseline was
+        /// scaled by it (above 1: the machine is slower now).
+        var machineRatio: Double?
+        /// Whether the figure follows the machine's speed (``Rule/followsMachine``).
+        var followsMachine: Bool
         var current: Double
         var limit: Double
         var worse: Bool
@@ -78,6 +94,9 @@ struct Comparison {
     }
 
     var tolerance: Double
+    /// Whether figures that follow the machine are compared at the current machine speed
+    /// (`false`: as measured, `compare --ignore-gauge`).
+    var scalesByGauge = true
 
     /// A guarded figure the current run's line does not have (W5's ratio to Node when Node
     /// was not there): not compared, and said so.
@@ -109,16 +128,30 @@ struct Comparison {
                 let rule = Self.rules[figure] ?? Rule(higherIsBetter: false, slack: 0)
                 let old = base.number(figure)
                 let new = now.number(figure)
-                let limit = rule.higherIsBetter ? old * (1 - tolerance) - rule.slack : old * (1 + tolerance) + rule.slack
+                let ratio = rule.followsMachine && scalesByGauge ? Self.machineRatio(base, now) : nil
+                // A slower machine (ratio above 1) lowers a rate and raises a time, in proportion.
+                let expected = ratio.map { rule.higherIsBetter ? old / $0 : old * $0 } ?? old
+                let limit = rule.higherIsBetter ? expected * (1 - tolerance) - rule.slack : expected * (1 + tolerance) + rule.slack
                 let worse = rule.higherIsBetter ? new < limit : new > limit
-                let muchBetter = rule.higherIsBetter ? new > old * (1 + tolerance) : new < old * (1 - tolerance) - rule.slack
+                let muchBetter =
+                    rule.higherIsBetter ? new > expected * (1 + tolerance) : new < expected * (1 - tolerance) - rule.slack
                 findings.append(
                     Finding(
-                        line: key, figure: figure, baseline: old, current: new, limit: limit, worse: worse,
-                        muchBetter: muchBetter, othersShare: now.number("othersCpuShare")))
+                        line: key, figure: figure, baseline: old, expected: expected, machineRatio: ratio,
+                        followsMachine: rule.followsMachine, current: new,
+                        limit: limit, worse: worse, muchBetter: muchBetter, othersShare: now.number("othersCpuShare")))
             }
         }
         return (findings, missing, skipped)
+    }
+
+    /// The current line's machine gauge over the baseline line's; `nil` unless both lines
+    /// carry a positive one.
+    static func machineRatio(_ baseline: ReportLine, _ current: ReportLine) -> Double? {
+        guard let old = baseline["calibrationMs"]?.numberValue, let new = current["calibrationMs"]?.numberValue,
+            old > 0, new > 0
+        else { return nil }
+        return new / old
     }
 
     /// The median `calibrationMs` (``MachineSpeed``) of each file's lines, when both have it.

@@ -1,3 +1,4 @@
+import BenchStats
 import CoreJS
 import Foundation
 
@@ -26,6 +27,11 @@ enum MachineSpeed {
           return total;
         })()
         """
+
+    /// A line's `calibrationMs`: the median of the gauges timed before each of its runs.
+    static func field(_ samples: [Double]) -> JSONValue {
+        .rounded(Stats.median(samples), 2)
+    }
 
     /// Milliseconds of the workload: the best of `repetitions`.
     static func calibrate(repetitions: Int = 3) -> Double {

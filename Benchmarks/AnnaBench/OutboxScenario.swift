@@ -28,7 +28,9 @@ extension ScenarioRunner {
             do { try FileManager.default.removeItem(at: folder) } catch { printError("warning: \(folder.path): \(error)") }
         }
         var runs: [(rate: Double, p50: Double, p99: Double, max: Double)] = []
+        var gauges: [Double] = []
         for run in 0..<sizes.runs {
+            gauges.append(MachineSpeed.calibrate())
             let path = folder.appendingPathComponent("append-\(run).sqlite").path
             runs.append(try measureAppends(path: path, count: outboxAppends))
             output.progress(
@@ -44,12 +46,15 @@ extension ScenarioRunner {
         append["maxMs"] = .rounded(Stats.median(runs.map(\.max)), 3)
         append["runs"] = .number(Double(runs.count))
         append["allRuns"] = .array(runs.map { .rounded($0.rate) })
+        append["calibrationMs"] = MachineSpeed.field(gauges)
         append["guard"] = ["resultsPerSecond", "p99Ms"]
         output.emit(append)
 
         // In pairs, a transaction per burst: to an empty file, then to one holding the backlog.
         var paced: [(empty: Double, backlog: Double)] = []
+        gauges = []
         for run in 0..<sizes.runs {
+            gauges.append(MachineSpeed.calibrate())
             let empty = try measureAppends(
                 path: folder.appendingPathComponent("paced-\(run).sqlite").path, count: outboxAppends, burst: Self.burst)
             let backlogPath = folder.appendingPathComponent("backlog-\(run).sqlite").path
@@ -68,14 +73,17 @@ extension ScenarioRunner {
         backlog["emptyResultsPerSecond"] = .rounded(Stats.median(paced.map(\.empty)))
         backlog["relativeToEmpty"] = .rounded(Stats.median(paced.map { $0.backlog / $0.empty }), 3)
         backlog["runs"] = .number(Double(paced.count))
+        backlog["calibrationMs"] = MachineSpeed.field(gauges)
         backlog["guard"] = ["resultsPerSecond", "relativeToEmpty"]
         output.emit(backlog)
 
+        let drainGauge = MachineSpeed.calibrate()
         let (drainRate, requests) = try await measureDrain(folder: folder, count: outboxBacklog)
         var drain = header("O1", "drain")
         drain["results"] = .number(Double(outboxBacklog))
         drain["requests"] = .number(Double(requests))
         drain["resultsPerSecond"] = .rounded(drainRate)
+        drain["calibrationMs"] = MachineSpeed.field([drainGauge])
         drain["guard"] = ["resultsPerSecond"]
         output.emit(drain)
     }

@@ -368,7 +368,7 @@ struct ScenarioRunner {
         line["median"] = true
         line["allRunsP99Ms"] = .array(runs.map { .rounded($0.number("p99Ms"), 4) })
         line["othersCpuShare"] = .rounded(runs.map { $0.number("othersCpuShare") }.max() ?? 0, 2)
-        line["calibrationMs"] = .rounded(Stats.median(runs.map { $0.number("calibrationMs") }), 2)
+        line["calibrationMs"] = MachineSpeed.field(runs.map { $0.number("calibrationMs") })
         line["guard"] = ["p50Ms", "p99Ms"]
         output.emit(line)
     }
@@ -386,7 +386,9 @@ struct ScenarioRunner {
         var nodeRuns: [ReplayMeasurement.Run] = []
         let annaOutput = folder.appendingPathComponent("anna.ndjson")
         let nodeOutput = folder.appendingPathComponent("node.ndjson")
+        var gauges: [Double] = []
         for run in 1...sizes.runs {
+            gauges.append(MachineSpeed.calibrate())
             let annaRun = try measurement.runAnna(workload, output: annaOutput)
             annaRuns.append(annaRun)
             var message = "W5 run \(run)/\(sizes.runs): anna \(Output.grouped(Double(workload.lines) / annaRun.seconds)) lines/s"
@@ -434,6 +436,7 @@ struct ScenarioRunner {
             output.progress("W5: node comparison skipped: \(skipped)")
         }
         line["othersCpuShare"] = .rounded((annaRuns + nodeRuns).map(\.othersCpuShare).max() ?? 0, 2)
+        line["calibrationMs"] = MachineSpeed.field(gauges)
         line["guard"] = .array(guarded)
         output.emit(line)
     }
@@ -494,7 +497,7 @@ struct ScenarioRunner {
         line["median"] = true
         line["allRuns"] = .array(rates.map { .rounded($0) })
         line["othersCpuShare"] = .rounded(runs.map { $0.number("othersCpuShare") }.max() ?? 0, 2)
-        line["calibrationMs"] = .rounded(Stats.median(runs.map { $0.number("calibrationMs") }), 2)
+        line["calibrationMs"] = MachineSpeed.field(runs.map { $0.number("calibrationMs") })
     }
 
     /// Above this share of the CPUs used by other processes, a run is marked noisy.
