@@ -106,6 +106,12 @@ struct SpanGauges {
         line["othersCpuShare"] = .number(othersShare)
         line["calibrationMs"] = .number(calibrationMs)
     }
+
+    /// The same fields for a line of several runs: the largest share and the median gauge.
+    static func addFields(of runs: [SpanGauges], to line: inout ReportLine) {
+        line["othersCpuShare"] = .rounded(runs.map(\.othersShare).max() ?? 0, 2)
+        line["calibrationMs"] = MachineSpeed.field(runs.map(\.calibrationMs))
+    }
 }
 
 /// The analytics module of a measurement: the bundled core, or a module folder given with

@@ -28,11 +28,13 @@ extension ScenarioRunner {
             do { try FileManager.default.removeItem(at: folder) } catch { printError("warning: \(folder.path): \(error)") }
         }
         var runs: [(rate: Double, p50: Double, p99: Double, max: Double)] = []
-        var gauges: [Double] = []
+        var spans: [SpanGauges] = []
         for run in 0..<sizes.runs {
-            gauges.append(MachineSpeed.calibrate())
+            var span = SpanGauges.start()
             let path = folder.appendingPathComponent("append-\(run).sqlite").path
             runs.append(try measureAppends(path: path, count: outboxAppends))
+            span.stop()
+            spans.append(span)
             output.progress(
                 "  O1 append run \(run + 1): \(Output.grouped(runs[run].rate)) results/s, p99 \(Output.milliseconds(runs[run].p99))"
             )
@@ -46,20 +48,22 @@ extension ScenarioRunner {
         append["maxMs"] = .rounded(Stats.median(runs.map(\.max)), 3)
         append["runs"] = .number(Double(runs.count))
         append["allRuns"] = .array(runs.map { .rounded($0.rate) })
-        append["calibrationMs"] = MachineSpeed.field(gauges)
+        SpanGauges.addFields(of: spans, to: &append)
         append["guard"] = ["resultsPerSecond", "p99Ms"]
         output.emit(append)
 
         // In pairs, a transaction per burst: to an empty file, then to one holding the backlog.
         var paced: [(empty: Double, backlog: Double)] = []
-        gauges = []
+        spans = []
         for run in 0..<sizes.runs {
-            gauges.append(MachineSpeed.calibrate())
+            var span = SpanGauges.start()
             let empty = try measureAppends(
                 path: folder.appendingPathComponent("paced-\(run).sqlite").path, count: outboxAppends, burst: Self.burst)
             let backlogPath = folder.appendingPathComponent("backlog-\(run).sqlite").path
             let onto = try measureAppends(path: backlogPath, count: outboxAppends, backlog: outboxAppendBacklog, burst: Self.burst)
             try FileManager.default.removeItem(atPath: backlogPath)  // hundreds of MB at the full size
+            span.stop()
+            spans.append(span)
             paced.append((empty.rate, onto.rate))
             output.progress(
                 "  O1 append-backlog run \(run + 1): \(Output.grouped(onto.rate)) results/s, "
@@ -73,17 +77,18 @@ extension ScenarioRunner {
         backlog["emptyResultsPerSecond"] = .rounded(Stats.median(paced.map(\.empty)))
         backlog["relativeToEmpty"] = .rounded(Stats.median(paced.map { $0.backlog / $0.empty }), 3)
         backlog["runs"] = .number(Double(paced.count))
-        backlog["calibrationMs"] = MachineSpeed.field(gauges)
+        SpanGauges.addFields(of: spans, to: &backlog)
         backlog["guard"] = ["resultsPerSecond", "relativeToEmpty"]
         output.emit(backlog)
 
-        let drainGauge = MachineSpeed.calibrate()
+        var span = SpanGauges.start()
         let (drainRate, requests) = try await measureDrain(folder: folder, count: outboxBacklog)
+        span.stop()
         var drain = header("O1", "drain")
         drain["results"] = .number(Double(outboxBacklog))
         drain["requests"] = .number(Double(requests))
         drain["resultsPerSecond"] = .rounded(drainRate)
-        drain["calibrationMs"] = MachineSpeed.field([drainGauge])
+        SpanGauges.addFields(of: [span], to: &drain)
         drain["guard"] = ["resultsPerSecond"]
         output.emit(drain)
     }
