@@ -165,6 +165,34 @@ enum MessageGroup {
         -(id * 2 * Int64(maximumCount) + Int64(index) + 1)
     }
 
+    /// The largest group ID an opened file may hold: 2^50. References
+    /// (``reference(group:index:)``) overflow past about 4.5 × 10^15, and SQLite numbers new
+    /// groups from the largest ID on, so the groups written after an opening stay far below.
+    static let maximumID: Int64 = 1 << 50
+
+    /// Throws ``OutboxDamage`` unless every `message` row ID is positive and every group ID
+    /// in `1...maximumID`, as SQLite gives them: references and row IDs then never share a
+    /// value. Other IDs (a file changed by hand, or damaged) would make references overflow or
+    /// name the wrong result; such a file is salvaged, its results given new IDs.
+    static func checkIDs(_ db: Database) throws {
+        let message = try GRDB.Row.fetchOne(db, sql: "SELECT min(id) AS low FROM message")
+        let group = try GRDB.Row.fetchOne(db, sql: "SELECT min(id) AS low, max(id) AS high FROM \(table)")
+        var wrong: [String] = []
+        if let low = message.flatMap({ Int64.fromDatabaseValue($0.storedValue(Column("low"))) }), low <= 0 {
+            wrong.append("message row \(low)")
+        }
+        if let low = group.flatMap({ Int64.fromDatabaseValue($0.storedValue(Column("low"))) }), low <= 0 {
+            wrong.append("group \(low)")
+        }
+        if let high = group.flatMap({ Int64.fromDatabaseValue($0.storedValue(Column("high"))) }), high > maximumID {
+            wrong.append("group \(high)")
+        }
+        guard wrong.isEmpty else {
+            throw OutboxDamage(
+                detail: "row IDs out of range (\(wrong.joined(separator: ", "))): a message row's must be positive, a group's 1...\(maximumID)")
+        }
+    }
+
     /// The group and index of a ``reference(group:index:)``; nil for a row ID.
     static func entry(of reference: Int64) -> (group: Int64, index: Int)? {
         guard reference < 0 else { return nil }

@@ -38,7 +38,7 @@ enum OutboxSalvage {
             var fresh = configuration
             fresh.verifiesOnOpen = false
             store = try OutboxStore(path: path, configuration: fresh)
-            try store.database.write { db in
+            try store.transaction { db in
                 for (session, next) in recovered.sessions { try OutboxStore.recordSession(session, nextSeq: next, in: db) }
                 try OutboxStore.save(recovered.identity, in: db)
             }
@@ -197,6 +197,15 @@ enum OutboxSalvage {
     /// Reads rows in ID order; over a damaged stretch, probes further IDs at doubling
     /// distances (at most 64 failures in a row), counting the IDs skipped as lost.
     private static func readMessages(_ db: Database, into recovered: inout Recovered) {
+        // IDs of 0 and below (SQLite never gives them: a hand or damage did) come first, read
+        // as they are; the new file gives them IDs of its own.
+        do {
+            let cursor = try OutboxStore.Stored.fetchCursor(
+                db, sql: "SELECT rowid AS rowid, * FROM message WHERE rowid <= 0 ORDER BY rowid")
+            while let item = try cursor.next() { recovered.rows.append(item) }
+        } catch {
+            recovered.notes.append("rows with IDs of 0 or below are damaged (\(error))")
+        }
         var after: Int64 = 0
         var step: Int64 = 1
         var failures = 0
@@ -220,7 +229,9 @@ enum OutboxSalvage {
             } catch {
                 if failures == 0 { recovered.notes.append("rows after ID \(after) are damaged (\(error))") }
                 failures += 1
-                after += step
+                let (next, overflow) = after.addingReportingOverflow(step)
+                if overflow { break }
+                after = next
                 skipped += step
                 step = min(step * 2, Int64(1) << 40)
             }

@@ -4,7 +4,8 @@ import GRDB
 
 /// The outbox file: synchronous operations over one GRDB `DatabaseQueue` (WAL), which
 /// serializes them. The counters of waiting rows and bytes, and a bound on their age, live in
-/// memory, changed only inside the queue's write transactions, so the caps cost no scan.
+/// memory, changed only inside the queue's write transactions (``transaction(_:)``, which
+/// restores them when a transaction fails), so the caps cost no scan.
 final class OutboxStore: Sendable {
     /// A result on its way to a row of `message` (a requeued dead letter, a group moved to
     /// rows before one) or to a group (a salvage): a message's fields, its ID made from its
@@ -106,7 +107,8 @@ final class OutboxStore: Sendable {
             try database.read(OutboxSchema.verify)
             if !readOnly { try database.write { db in try db.execute(sql: "REINDEX \(OutboxSchema.destinationIndex.name)") } }
         }
-        let totals = try Self.openingTotals(database, readOnly: readOnly)
+        try database.read(MessageGroup.checkIDs)
+        let totals = try Self.openingTotals(database, path: path, readOnly: readOnly)
         self.path = path
         self.configuration = configuration
         self.database = database
@@ -116,12 +118,22 @@ final class OutboxStore: Sendable {
     }
 
     /// The results waiting when the file is opened; unless `readOnly`, the marks of requests
-    /// under way and the envelopes no result uses are cleared first.
-    private static func openingTotals(_ database: DatabaseQueue, readOnly: Bool) throws -> (rows: Int, bytes: Int) {
+    /// under way are cleared first, and, when no writer has the file (its ``WriterLock`` can
+    /// be taken for the moment), the envelopes no result uses.
+    private static func openingTotals(_ database: DatabaseQueue, path: String, readOnly: Bool) throws -> (rows: Int, bytes: Int) {
         if readOnly { return try database.read { db in try allTotals(db) } }
+        // A writer keeps the row IDs of the envelopes it wrote and stamps new groups with them:
+        // pruned under it, its next groups would name a row that is gone.
+        let noWriter: WriterLock?
+        do {
+            noWriter = try WriterLock(path: path)
+        } catch {
+            noWriter = nil  // a writer has the file (or the lock cannot be made): pruning waits for another opening
+        }
+        defer { noWriter?.release() }
         return try database.write { db in
             try db.execute(sql: "DELETE FROM state WHERE key LIKE 'inFlight%'")
-            try pruneEnvelopes(db)
+            if noWriter != nil { try pruneEnvelopes(db) }
             return try allTotals(db)
         }
     }
@@ -212,7 +224,7 @@ final class OutboxStore: Sendable {
         openedSessions: Set<String> = [], now: Double
     ) throws -> Written {
         var added: [String: Int64] = [:]
-        let written = try database.write { db in
+        let written = try transaction { db in
             added = [:]
             var last: (StampedEnvelope, Int64)?
             try MessageGroup.insert(groups, in: db) { stamped in
@@ -269,6 +281,31 @@ final class OutboxStore: Sendable {
         return written
     }
 
+    /// Runs `body` in a write transaction of the file. When the transaction fails (at its
+    /// commit too: a full disk), the file keeps nothing of it, and neither do the counters of
+    /// waiting rows and bytes, nor the damage noted for ``reportGroupDamage(to:)``: they go
+    /// back to what they were, inside the queue's hold of the file, so no other transaction
+    /// runs between the failure and the restoring.
+    func transaction<T>(_ body: (Database) throws -> T) throws -> T {
+        try database.writeWithoutTransaction { db in
+            let counted = counters.withLock { $0 }
+            let damage = groupDamage.withLock { $0 }
+            var outcome: T?
+            do {
+                try db.inTransaction {
+                    outcome = try body(db)
+                    return .commit
+                }
+            } catch {
+                counters.withLock { $0 = counted }
+                groupDamage.withLock { $0 = damage }
+                throw error
+            }
+            guard let outcome else { preconditionFailure("a committed transaction without its body's outcome") }
+            return outcome
+        }
+    }
+
     // MARK: - Identity and envelopes
 
     /// Sets (or, for nil, deletes) keys of the `identity` table.
@@ -285,7 +322,7 @@ final class OutboxStore: Sendable {
 
     /// Sets (or deletes) keys of the `identity` table in a transaction of their own.
     func save(_ identity: [String: String?]) throws {
-        try database.write { db in try Self.save(identity, in: db) }
+        try transaction { db in try Self.save(identity, in: db) }
     }
 
     /// The `identity` table (keys whose value is not text left out).
@@ -315,11 +352,14 @@ final class OutboxStore: Sendable {
         return envelope
     }
 
-    /// Deletes the envelopes no row refers to.
+    /// Deletes the envelopes no row refers to, but for the last one: SQLite gives a new row
+    /// the ID after the largest, so keeping it means no ID is ever given again (an uploader
+    /// keeps envelopes parsed by ID).
     private static func pruneEnvelopes(_ db: Database) throws {
         try db.execute(
             sql: """
-                DELETE FROM envelope WHERE id NOT IN (SELECT envelope FROM message WHERE envelope IS NOT NULL)
+                DELETE FROM envelope WHERE id < (SELECT max(id) FROM envelope)
+                AND id NOT IN (SELECT envelope FROM message WHERE envelope IS NOT NULL)
                 AND id NOT IN (SELECT envelope FROM deadLetter WHERE envelope IS NOT NULL)
                 AND id NOT IN (SELECT envelope FROM messageGroup WHERE envelope IS NOT NULL)
                 """)
@@ -531,7 +571,7 @@ final class OutboxStore: Sendable {
 
     /// Counts `drops` that happened outside a write (results never stored).
     func count(_ drops: [DropReason: Int]) throws {
-        try database.write { db in try Self.count(drops, in: db) }
+        try transaction { db in try Self.count(drops, in: db) }
     }
 
     // MARK: - Reading for delivery
@@ -574,7 +614,7 @@ final class OutboxStore: Sendable {
                 return stored
             }
             guard let damaged else { return stored }
-            try database.write { db in try repair(db, damaged, now: Date().timeIntervalSince1970) }
+            try transaction { db in try repair(db, damaged, now: Date().timeIntervalSince1970) }
         }
     }
 
@@ -582,7 +622,7 @@ final class OutboxStore: Sendable {
     /// (marked done with; a group goes once all of its entries are).
     func delete(_ items: [Stored]) throws {
         guard !items.isEmpty else { return }
-        try database.write { db in try remove(db, items) }
+        try transaction { db in try remove(db, items) }
     }
 
     private func remove(_ db: Database, _ items: [Stored]) throws {
@@ -618,7 +658,7 @@ final class OutboxStore: Sendable {
     /// that do not fit are dropped, counted under `deadLetterCap`; returns how many.
     func deadLetter(_ items: [Stored], status: Int, body: String, reason: String, now: Double) throws -> Int {
         guard !items.isEmpty else { return 0 }
-        return try database.write { db in
+        return try transaction { db in
             let present = try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0
             let room = max(0, configuration.maximumDeadLetters - present)
             for item in items.prefix(room) {
@@ -637,7 +677,7 @@ final class OutboxStore: Sendable {
 
     /// Records how many rows the request under way to `destination` carries.
     func setInFlight(_ count: Int, destination: String = "") throws {
-        try database.write { db in
+        try transaction { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", arguments: [Self.inFlightKey(destination), count])
         }
@@ -727,7 +767,7 @@ final class OutboxStore: Sendable {
     /// file and truncates the write-ahead log, so the deleted bytes leave the disk too.
     /// - Returns: How many results and dead letters were deleted.
     func deleteAll() throws -> Int {
-        let deleted = try database.write { db in
+        let deleted = try transaction { db in
             let count =
                 (try Self.allTotals(db).rows)
                 + (try Int.fetchOne(db, sql: "SELECT count(*) FROM deadLetter") ?? 0)
@@ -746,7 +786,7 @@ final class OutboxStore: Sendable {
     }
 
     func requeueDeadLetters(now: Double) throws -> (requeued: Int, kept: Int) {
-        try database.write { db in
+        try transaction { db in
             // The end of the queue is after the groups: they are unpacked first.
             while try unpackOldest(db, now: now) {}
             var requeued = 0
@@ -783,7 +823,7 @@ struct OutboxDamage: Error {
 extension OutboxStore {
     /// Records a damaged row of a salvaged file as a dead letter (status 0) without a row to delete.
     func deadLetterUnreadable(_ item: Stored, now: Double) throws {
-        try database.write { db in
+        try transaction { db in
             try DeadLetterRecord(
                 item.message, status: 0, responseBody: "", reason: "unreadable: \(item.defect ?? "damaged")", deadAt: now
             ).insert(db)
