@@ -40,6 +40,9 @@ public enum EventStream {
     public struct FormatError: Error, Equatable, Sendable, CustomStringConvertible {
         /// What is wrong with the line.
         public var message: String
+        /// Whether no later line can be trusted either (the stream declares a newer version):
+        /// a reader that skips malformed lines stops here all the same.
+        public var endsStream = false
         /// Creates an error.
         public init(_ message: String) { self.message = message }
         /// The message.
@@ -98,7 +101,9 @@ public enum EventStream {
         case "version":
             guard let version = try reader.optionalInteger("version") else { throw FormatError("missing field 'version'") }
             guard version <= Self.version else {
-                throw FormatError("stream version \(version) is newer than this reader (\(Self.version))")
+                var newer = FormatError("stream version \(version) is newer than this reader (\(Self.version))")
+                newer.endsStream = true
+                throw newer
             }
             command = .version(version)
         default:

@@ -16,6 +16,18 @@ struct FileIdentity: Hashable, Sendable {
     }
 }
 
+/// Refuses (exit 64, before anything is written) an output that is the event stream a
+/// command reads, however the two paths are spelt: `anna run --events s.ndjson --console
+/// s.ndjson` would empty the recording before reading it. Standard input (`-`) is no file.
+func refuseOutputs(over events: String, _ outputs: [(option: String, path: String?)]) throws {
+    guard events != "-", let stream = FileIdentity(path: events) else { return }
+    for case let (option, path?) in outputs where FileIdentity(path: path) == stream {
+        throw CommandFailure(
+            "anna: \(option) \(path) is the event stream being read (--events \(events)); give \(option) another path (outputs never replace a recording)",
+            exitCode: ExitCodes.usage)
+    }
+}
+
 /// An output of `anna replay` that is one of the sessions being replayed, or would be
 /// written over one: `anna replay DIR --out DIR` would replace each recording by its results.
 struct OutputClash: Error, CustomStringConvertible {

@@ -156,7 +156,7 @@ final class StandardOutputWriter: Sendable {
         lock.withLock { _ in
             switch output {
             case let .memory(capture): capture.append(bytes)
-            default: FileHandle.standardOutput.write(Data(bytes))
+            default: bytes.withUnsafeBytes { output.write($0) }
             }
         }
     }

@@ -118,6 +118,7 @@ final class SessionReplayer {
         }
         if summary.stopped {
             output.discard()
+            if let reason = summary.stopReason { return failed(record, "line \(summary.lines): \(reason)") }
             return failed(record, "malformed line \(summary.lines) (--keep-going skips such lines)")
         }
         if settings.strict, summary.errors.total > 0 {

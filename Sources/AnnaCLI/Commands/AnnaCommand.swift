@@ -47,7 +47,8 @@ public struct AnnaCommand: ParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
-            return ExitCode.success.rawValue
+            // Said when it happened; the status must not claim a whole output.
+            return streams.lostOutput.all.isEmpty ? ExitCode.success.rawValue : ExitCodes.outputLost.rawValue
         } catch let failure as CommandFailure {
             for line in failure.lines { streams.error.writeLine(line) }
             return failure.exitCode.rawValue

@@ -42,6 +42,7 @@ struct ReportCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: events) else {
             throw CommandFailure("anna: no such event stream: \(events)", exitCode: ExitCodes.noInput)
         }
+        try refuseOutputs(over: events, [("--output", output)])
         let traces = try expect.map(Trace.loadFile)
         let screens = try loadScreens()
         let console = Console(output: StandardStreams.current.error)
@@ -49,7 +50,7 @@ struct ReportCommand: ParsableCommand {
         let configuration = try module.engineConfiguration(console: console)
         let values = Locked<[JSONValue]>([])
         let session = StreamSession(
-            source: .file(path: events, follow: false), debug: module.debug,
+            source: .file(path: events, follow: false), debug: module.debug, notice: { printError("anna: \($0)") },
             onResult: { result in values.withLock { $0.append(result.value) } },
             makeEngine: { try AnalyticsEngine(configuration: configuration) })
         try session.start()

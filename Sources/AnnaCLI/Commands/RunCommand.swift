@@ -54,6 +54,7 @@ struct RunCommand: ParsableCommand {
     var watch = false
 
     func run() throws {
+        try refuseOutputs(over: stream.eventsPath, [("--coverage", coverageFile)])
         let writer = ResultWriter(output: .standardOutput(), meta: meta)
         let outboxRun = try outbox.start()
         let (engine, summary) = try StreamReplay.replay(

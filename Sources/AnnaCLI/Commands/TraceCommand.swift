@@ -43,6 +43,7 @@ struct TraceCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
+        try refuseOutputs(over: stream.eventsPath, [("--junit", junit)])
         let traces = try Trace.loadFile(expect)
         var results: [JSONValue] = []
         let meta = meta

@@ -14,6 +14,10 @@ enum ExitCodes {
     /// An output cannot be created: `anna init` into a folder that is not empty or not
     /// writable, `--coverage=FILE` not writable (`EX_CANTCREAT`).
     static let cannotCreate = ExitCode(73)
+    /// Output was lost: standard output, standard error or an output file could not be
+    /// written to (a full disk, a closed pipe), said on standard error when it still can be
+    /// (`EX_IOERR`).
+    static let outputLost = ExitCode(74)
 
     /// The table shown by `anna --help` (and in the README).
     static let table = """
@@ -27,5 +31,7 @@ enum ExitCodes {
               module folder given to --tasks (a task folder to --module)
           73  a file cannot be written: anna init into a folder that is not empty,
               --coverage=FILE, --console FILE
+          74  output was lost: standard output, standard error or an output file
+              could not be written to (a full disk, a closed pipe)
         """
 }

@@ -14,8 +14,9 @@ final class OutputBuffer {
     /// Where the bytes go instead of `descriptor` (standard output captured in a test).
     private let capture: StandardStreams.Capture?
     private let name: String
-    /// Where a write error is said.
+    /// Where a write error is said, and noted.
     private let errors = StandardStreams.current.error
+    private let lostOutput = StandardStreams.current.lostOutput
     private var bytes: [UInt8] = []
     /// The first write error; nothing is written after it.
     private(set) var failure: String?
@@ -57,26 +58,15 @@ final class OutputBuffer {
     }
 
     /// Writes everything gathered. A write error is reported once on standard error (and
-    /// kept in ``failure``); what is gathered after it is dropped.
+    /// kept in ``failure`` and the command's ``StandardStreams/lostOutput``, which decides its
+    /// exit status); what is gathered after it is dropped.
     func flush() {
         defer { bytes.removeAll(keepingCapacity: true) }
         guard failure == nil, !bytes.isEmpty else { return }
         if let capture { return capture.append(bytes) }
-        bytes.withUnsafeBytes { data in
-            var offset = 0
-            while offset < data.count, let base = data.baseAddress {
-                let written = write(descriptor, base + offset, data.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    let reason = written < 0 ? String(cString: strerror(errno)) : "nothing was written"
-                    failure = reason
-                    errors.writeLine("anna: cannot write the results to \(name): \(reason)")
-                    return
-                }
-            }
-        }
+        guard let reason = bytes.withUnsafeBytes({ DescriptorWrite.all($0, to: descriptor) }) else { return }
+        failure = reason
+        _ = lostOutput.note(name, reason)
+        errors.writeLine("anna: cannot write the results to \(name): \(reason)")
     }
 }

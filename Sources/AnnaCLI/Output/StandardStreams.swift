@@ -19,6 +19,9 @@ package struct StandardStreams: Sendable {
     package let output: Stream
     /// Standard error.
     package let error: Stream
+    /// Output that could not be written, to these streams or to the files a command writes
+    /// (``OutputBuffer``): a command that lost output ends with ``ExitCodes/outputLost``.
+    package let lostOutput: LostOutput
 
     /// One of the two streams.
     package enum Stream: OutputSink {
@@ -29,12 +32,26 @@ package struct StandardStreams: Sendable {
         /// A buffer in memory.
         case memory(Capture)
 
-        /// Writes `text` as is.
+        /// Writes `text` as is. A write error (a full disk, a closed pipe) is noted in
+        /// ``StandardStreams/process``'s ``lostOutput`` and, for standard output, said once on
+        /// standard error; what follows is written as far as it can be.
         package func write(_ text: String) {
+            var text = text
+            text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// Writes `bytes` as they are, as the text version does.
+        package func write(_ bytes: UnsafeRawBufferPointer) {
             switch self {
-            case .standardOutput: FileHandle.standardOutput.write(Data(text.utf8))
-            case .standardError: FileHandle.standardError.write(Data(text.utf8))
-            case let .memory(capture): capture.append(Array(text.utf8))
+            case .standardOutput:
+                guard let reason = DescriptorWrite.all(bytes, to: STDOUT_FILENO) else { return }
+                if StandardStreams.process.lostOutput.note("standard output", reason) {
+                    Stream.standardError.writeLine("anna: cannot write to standard output: \(reason); output is lost")
+                }
+            case .standardError:
+                guard let reason = DescriptorWrite.all(bytes, to: STDERR_FILENO) else { return }
+                _ = StandardStreams.process.lostOutput.note("standard error", reason)
+            case let .memory(capture): capture.append(Array(bytes))
             }
         }
 
@@ -69,12 +86,32 @@ package struct StandardStreams: Sendable {
         package var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
     }
 
+    /// The outputs a command could not write to, the first error of each.
+    package final class LostOutput: Sendable {
+        private let outputs = Locked<[(name: String, reason: String)]>([])
+
+        /// An empty record.
+        package init() {}
+
+        /// Notes that writing to `name` failed; `true` the first time for `name`.
+        package func note(_ name: String, _ reason: String) -> Bool {
+            outputs.withLock { outputs in
+                guard !outputs.contains(where: { $0.name == name }) else { return false }
+                outputs.append((name, reason))
+                return true
+            }
+        }
+
+        /// Each output that failed and why, in the order they failed.
+        package var all: [(name: String, reason: String)] { outputs.withLock { $0 } }
+    }
+
     /// The process's standard output and error.
-    package static let process = StandardStreams(output: .standardOutput, error: .standardError)
+    package static let process = StandardStreams(output: .standardOutput, error: .standardError, lostOutput: LostOutput())
 
     /// Two buffers in memory (``capturedOutput``, ``capturedError``).
     package static func capturing() -> StandardStreams {
-        StandardStreams(output: .memory(Capture()), error: .memory(Capture()))
+        StandardStreams(output: .memory(Capture()), error: .memory(Capture()), lostOutput: LostOutput())
     }
 
     /// Where commands write now: ``process`` unless a test chose otherwise.

@@ -23,6 +23,7 @@ struct StreamOptions: ParsableArguments {
     /// The console for task scripts: the `--console` file, or `standardError`.
     func makeConsole(standardError: any OutputSink) throws -> Console {
         guard let consolePath else { return Console(output: standardError) }
+        try refuseOutputs(over: eventsPath, [("--console", consolePath)])
         return Console(output: try Self.consoleFile(consolePath))
     }
 

@@ -33,6 +33,8 @@ struct StreamReplay {
         /// Whether the replay stopped before the end (a malformed line, a line the reader could
         /// not take, or ``shouldStop``).
         var stopped = false
+        /// Why, when no option could have gone on (a newer stream version).
+        var stopReason: String?
         /// The first ``keptErrorLines`` error lines, as printed (`anna trace` puts them in
         /// its JUnit report).
         var errorLines: [String] = []
@@ -167,11 +169,13 @@ struct StreamReplay {
         } catch {
             send(&batch, summary: &summary)  // so that messages stay in line order
             writeMessage(about: summary.lines, "\(error)")
-            if keepGoing {
+            let endsStream = (error as? EventStream.FormatError)?.endsStream ?? false
+            if keepGoing, !endsStream {
                 summary.skippedLines += 1
                 return true
             }
             summary.stopped = true
+            if endsStream { summary.stopReason = "\(error)" }
             return false
         }
         switch entry {
