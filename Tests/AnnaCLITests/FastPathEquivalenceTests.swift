@@ -35,7 +35,14 @@ struct FastPathEquivalenceTests {
         #"{"op":"update","id":71,"keyPath":"flag","value":false,"time":17000000000001234}"#,
         #"{"op":"event","id":71,"name":"a name past eight bytes, é in it","properties":{"k":true,"k2":"v é past eight"}}"#,
         #"{"op":"event","id":71,"name":"tap","properties":{"n":12345678.5,"m":-12345678e-3}}"#,
+        manyMembers(32),  // as many as the fast path compares
     ]
+
+    /// An event whose properties have `count` members `k0`, `k1`, … (and `k0` again, `repeating`).
+    static func manyMembers(_ count: Int, repeating: Bool = false) -> String {
+        let members = (0..<count).map { #""k\#($0)":\#($0)"# } + (repeating ? [#""k0":0"#] : [])
+        return #"{"op":"event","id":1,"name":"tap","properties":{"# + members.joined(separator: ",") + "}}"
+    }
 
     /// Lines the full parser must take (or refuse), each with what makes it so.
     static let otherLines = [
@@ -43,6 +50,7 @@ struct FastPathEquivalenceTests {
         #"{"op":"event","id":1,"name":"a\"b"}"#,  // escape
         #"{"op":"event","id":1,"name":"tap","properties":{"a":[1,2]}}"#,  // nested value
         #"{"op":"event","id":1,"name":"tap","properties":{"a":1,"a":2}}"#,  // duplicate key
+        manyMembers(33), manyMembers(2_000, repeating: true),  // more members than the fast path compares
         #"{"op":"event","id":1,"name":"tap","properties":{"é":1,"é":2}}"#,  // canonically equal keys
         #"{"op":"event","id":1,"name":"tap","id":2}"#,  // duplicate field
         #"{"op":"event","id":1,"name":"tap","extra":1}"#,  // unknown field

@@ -57,7 +57,8 @@ public final class StreamSession: InspectedSubject, StreamPlayback, @unchecked S
     ///   - debug: Whether the module runs in debug mode (task files re-required on reload).
     ///   - playing: Whether lines are handled as they are read (else it waits for play or step).
     ///   - notice: Gets a line for a person when a followed file was truncated or replaced and
-    ///     is read again from its start (`anna inspect` prints it on standard error).
+    ///     is read again from its start, or a line longer than 16 MiB was cut (`anna inspect`
+    ///     and `anna report` print it on standard error).
     ///   - onResult: Gets each result after the inspector recorded it, on the session's queue
     ///     (`anna report` checks them against traces).
     ///   - configuration: The inspector's settings (its limits, token, tick).

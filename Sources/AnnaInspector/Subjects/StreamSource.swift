@@ -26,6 +26,10 @@ public enum StreamSource: Sendable, Equatable {
 final class StreamLineReader: @unchecked Sendable {
     /// How long a followed file's end is waited on before looking again.
     static let followInterval: TimeInterval = 0.05
+    /// The longest line handed on, as `anna run` reads by default (16 MiB): a longer one is
+    /// cut there (and refused as malformed) and the rest of it skipped, so no input grows
+    /// memory without bound.
+    static let maximumLineBytes = 16 << 20
 
     private let source: StreamSource
     private let onLines: @Sendable ([Data]) -> Void
@@ -40,7 +44,7 @@ final class StreamLineReader: @unchecked Sendable {
     ///   - onEnd: Called once when no line will come any more (with the error that ended it).
     ///   - onReachedEnd: Called once when a followed file's end was first reached (lines after
     ///     it are appended live).
-    ///   - onNotice: A line for a person: a followed file was truncated or replaced.
+    ///   - onNotice: A line for a person: a followed file was truncated or replaced, a line cut.
     init(
         source: StreamSource, onLines: @escaping @Sendable ([Data]) -> Void, onEnd: @escaping @Sendable ((any Error)?) -> Void,
         onReachedEnd: @escaping @Sendable () -> Void = {}, onNotice: @escaping @Sendable (String) -> Void = { _ in }
@@ -83,6 +87,8 @@ final class StreamLineReader: @unchecked Sendable {
             follow = false
         }
         var pending = Data()
+        /// Whether the bytes read next are the rest of a line cut at ``maximumLineBytes``.
+        var cutting = false
         var reachedEnd = false
         var offset: UInt64 = 0
         while !shouldStop {
@@ -118,19 +124,39 @@ final class StreamLineReader: @unchecked Sendable {
                     }
                     offset = 0
                     pending = Data()
+                    cutting = false
                     continue
                 }
                 Thread.sleep(forTimeInterval: Self.followInterval)
                 continue
             }
             offset += UInt64(data.count)
-            pending.append(data)
-            var lines: [Data] = []
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(pending[pending.startIndex..<newline])
-                pending = pending[(newline + 1)...]
+            var fresh = data[...]
+            if cutting {
+                // The rest of a line cut at the limit: skipped up to its line break.
+                guard let newline = fresh.firstIndex(of: UInt8(ascii: "\n")) else { continue }
+                fresh = fresh[newline...]
+                cutting = false
             }
-            pending = Data(pending)
+            // Only the bytes just read are searched, and what is left copied once: a long line
+            // read in many pieces costs its length, not its length squared.
+            var searchFrom = pending.count
+            pending.append(contentsOf: fresh)
+            var lines: [Data] = []
+            var lineStart = 0
+            while let newline = pending[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(pending[lineStart..<newline])
+                lineStart = newline + 1
+                searchFrom = lineStart
+            }
+            if lineStart > 0 { pending = Data(pending[lineStart...]) }
+            if pending.count > Self.maximumLineBytes {
+                pending = Data(pending.prefix(Self.maximumLineBytes))
+                cutting = true
+                onNotice(
+                    "\(source.name): a line is longer than \(Self.maximumLineBytes >> 20) MiB; it is cut there and the rest of it skipped (the line is refused as malformed)"
+                )
+            }
             if !lines.isEmpty { onLines(lines) }
         }
         if !pending.isEmpty { onLines([pending]) }  // a last line without its newline
