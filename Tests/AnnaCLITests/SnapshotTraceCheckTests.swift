@@ -54,6 +54,17 @@ struct SnapshotTraceCheckTests {
             junit.contains(#"<testcase classname="anna.trace" name="browse" file="\#(workspace.file("ok.trace.json"))" line="1"></testcase>"#))
     }
 
+    @Test("JUnit XML stays well-formed whatever a trace's name holds (controls XML cannot hold are written \\u001b)")
+    func junitWithControls() async throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("c.trace.json", #"{"name": "a\u0000b\u001b<c>", "items": [{"action": "viewed", "screen": "/home"}]}"#)
+        let output = try await trace(workspace, events: "session.ndjson", expect: "c.trace.json", junit: "junit.xml")
+        #expect(output.status == 0, "\(output.stderr)")
+        let junit = try workspace.read("junit.xml")
+        #expect(junit.contains(#"name="a\u0000b\u001b&lt;c&gt;""#), "\(junit)")
+        #expect(!junit.unicodeScalars.contains { $0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value) }, "no character XML 1.0 refuses")
+    }
+
     @Test("trace reports missing, out of order, duplicated and unexpected items and exits 1")
     func traceFails() async throws {
         let workspace = try Workspace.shop()
@@ -172,6 +183,18 @@ struct SnapshotTraceCheckTests {
         let notFolder = try await AnnaInProcess.run(["check", "--module", workspace.file("flat")])
         #expect(notFolder.status == 66)
         #expect(notFolder.stderrLines == ["anna: not a folder: \(workspace.file("flat/task"))"])
+    }
+
+    @Test("check --events on a module that does not load says so once, and exits 1 with its summary")
+    func checkEventsOnABrokenModule() async throws {
+        let workspace = try Workspace.shop()
+        try workspace.write("module/index.js", "module.exports = (;\n")
+        let output = try await AnnaInProcess.run(
+            ["check", "--module", workspace.file("module"), "--events", workspace.file("session.ndjson")])
+        #expect(output.status == 1, "\(output.stderr)")
+        #expect(output.stderrLines.filter { $0.contains("SyntaxError") }.count == 1, "\(output.stderr)")
+        #expect(output.stderrLines.contains("anna: \(workspace.file("session.ndjson")) was not replayed: the module does not load"))
+        #expect(output.stdoutLines.last?.hasSuffix("1 problem") == true, "\(output.stdout)")
     }
 
     /// Runs `anna trace` on the workspace's module with its files `events`, `expect` and, when

@@ -53,12 +53,14 @@ struct CheckCommand: ParsableCommand {
         let checker = TaskFileChecker(configuration: try module.engineConfiguration(console: Console(output: MemoryOutputSink())))
         var problemCount = 0
         var configured: String?
+        var moduleLoads = true
         do {
             configured = try checker.loadModule()
         } catch let error as AnalyticsError {
             printError(Self.located(error))
             if let hint = module.hint(for: error) { printError("anna: \(hint)") }
             problemCount += 1
+            moduleLoads = false
         }
         let folder = try configured ?? module.taskFolder().path
         try ModuleOptions.requireTaskFolder(folder)
@@ -83,7 +85,11 @@ struct CheckCommand: ParsableCommand {
             problemCount += checked.problems.count
         }
         var covered = true
-        if let eventsPath {
+        if let eventsPath, !moduleLoads {
+            // Said above; a replay would only load the module again and say it twice.
+            printError("anna: \(eventsPath) was not replayed: the module does not load")
+            covered = !coverageRequirement.isRequired
+        } else if let eventsPath {
             let replayed = try CoverageOutput.check(module: module, events: eventsPath)
             if replayed.coreErrors > 0 { problemCount += 1 }
             // A task file the stream never loaded is a problem here: check is the lint.
