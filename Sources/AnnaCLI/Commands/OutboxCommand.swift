@@ -18,7 +18,8 @@ struct OutboxCommand: ParsableCommand {
 
     /// Opens `path` for a subcommand; a missing file, or one that is not an outbox, is an
     /// error (exit 66) and is left as it is. `readOnly` (stats, dead): nothing is written to a
-    /// whole outbox; a damaged one is salvaged as any open would.
+    /// whole outbox of this version; one of an earlier version is migrated, and a damaged one
+    /// salvaged, as any open would, and that is said first.
     static func open(_ path: String, readOnly: Bool = false, destination: String = "") throws -> Outbox {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("\(path): no such outbox file", exitCode: ExitCodes.noInput)
@@ -30,8 +31,11 @@ struct OutboxCommand: ParsableCommand {
         do {
             do {
                 return try Outbox(path: path, configuration: configuration) { standardError.writeLine("\($0)") }
-            } catch OutboxError.storage where readOnly {
-                // Damaged (it is an outbox, or the read-only open would have said otherwise): salvaged.
+            } catch let OutboxError.storage(_, message) where readOnly {
+                // An outbox (the read-only open would have said otherwise) of an earlier version, or damaged.
+                standardError.writeLine(
+                    "anna: \(path) cannot be read as it is (\(message)); opening it to write, which migrates a file of an earlier version and salvages a damaged one"
+                )
                 return try Outbox(path: path) { standardError.writeLine("\($0)") }
             }
         } catch {

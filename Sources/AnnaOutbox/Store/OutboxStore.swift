@@ -816,8 +816,9 @@ final class OutboxStore: Sendable {
 }
 
 /// The file is damaged (what `PRAGMA quick_check` or SQLite said).
-struct OutboxDamage: Error {
+struct OutboxDamage: Error, CustomStringConvertible {
     var detail: String
+    var description: String { detail }
 }
 
 extension OutboxStore {
