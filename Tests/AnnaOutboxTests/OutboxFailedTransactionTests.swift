@@ -21,16 +21,8 @@ import Testing
         func databaseDidRollback(_ db: Database) {}
     }
 
-    /// `count` results of `session`, appended at 1,000 s, as groups.
     static func groups(session: String, count: Int) -> [PendingGroup] {
-        PendingGroup.groups(
-            of: (0..<count).map { n in
-                OutboxStore.Entry(
-                    message: OutboxMessage(
-                        messageId: MessageID.make(session: session, seq: Int64(n)), session: session, seq: Int64(n), time: 0,
-                        task: "t", path: "/p", event: "e", result: "\(n)"),
-                    bytes: 100, appendedAt: 1000)
-            })
+        OutboxRowIDTests.groups(session: session, count: count)
     }
 
     @Test func aRefusedCommitCountsNothing() throws {

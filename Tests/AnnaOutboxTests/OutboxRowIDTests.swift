@@ -14,8 +14,8 @@ import Testing
         StampedEnvelope(Envelope(anonymousId: anonymousId, userId: nil, sessionId: nil, context: [:], superProperties: [:]))
     }
 
-    /// `count` results of `session` stamped with `envelope`, as groups.
-    static func groups(session: String, count: Int, envelope: StampedEnvelope) -> [PendingGroup] {
+    /// `count` results of `session` (`n` each, appended at 1,000 s) stamped with `envelope`, as groups.
+    static func groups(session: String, count: Int, envelope: StampedEnvelope? = nil) -> [PendingGroup] {
         PendingGroup.groups(
             of: (0..<count).map { n in
                 OutboxStore.Entry(
