@@ -108,7 +108,7 @@ final class OutboxStore: Sendable {
             if !readOnly { try database.write { db in try db.execute(sql: "REINDEX \(OutboxSchema.destinationIndex.name)") } }
         }
         try database.read(MessageGroup.checkIDs)
-        let totals = try Self.openingTotals(database, path: path, readOnly: readOnly)
+        let totals = try Self.openingTotals(database, readOnly: readOnly)
         self.path = path
         self.configuration = configuration
         self.database = database
@@ -118,22 +118,12 @@ final class OutboxStore: Sendable {
     }
 
     /// The results waiting when the file is opened; unless `readOnly`, the marks of requests
-    /// under way are cleared first, and, when no writer has the file (its ``WriterLock`` can
-    /// be taken for the moment), the envelopes no result uses.
-    private static func openingTotals(_ database: DatabaseQueue, path: String, readOnly: Bool) throws -> (rows: Int, bytes: Int) {
+    /// under way and the envelopes no result uses are cleared first.
+    private static func openingTotals(_ database: DatabaseQueue, readOnly: Bool) throws -> (rows: Int, bytes: Int) {
         if readOnly { return try database.read { db in try allTotals(db) } }
-        // A writer keeps the row IDs of the envelopes it wrote and stamps new groups with them:
-        // pruned under it, its next groups would name a row that is gone.
-        let noWriter: WriterLock?
-        do {
-            noWriter = try WriterLock(path: path)
-        } catch {
-            noWriter = nil  // a writer has the file (or the lock cannot be made): pruning waits for another opening
-        }
-        defer { noWriter?.release() }
         return try database.write { db in
             try db.execute(sql: "DELETE FROM state WHERE key LIKE 'inFlight%'")
-            if noWriter != nil { try pruneEnvelopes(db) }
+            try pruneEnvelopes(db)
             return try allTotals(db)
         }
     }
@@ -227,9 +217,19 @@ final class OutboxStore: Sendable {
         let written = try transaction { db in
             added = [:]
             var last: (StampedEnvelope, Int64)?
+            var checked: Set<Int64> = []
             try MessageGroup.insert(groups, in: db) { stamped in
                 if let last, last.0 === stamped { return last.1 }
-                var id = envelopes.withLock { $0.ids[stamped.jsonText] } ?? added[stamped.jsonText]
+                var id = added[stamped.jsonText] ?? envelopes.withLock { $0.ids[stamped.jsonText] }
+                // A row this opening wrote before may since be gone: another process's opening
+                // prunes the envelopes no result uses (a writer's are, between its results).
+                // Looked up once per transaction; gone, it is written again under a new ID.
+                if let cached = id, added[stamped.jsonText] == nil, !checked.contains(cached) {
+                    let present = try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM envelope WHERE id = ? AND json = ?)",
+                        arguments: [cached, stamped.jsonText])
+                    if present == true { checked.insert(cached) } else { id = nil }
+                }
                 if id == nil {
                     try db.execute(sql: "INSERT INTO envelope(json) VALUES (?)", arguments: [stamped.jsonText])
                     id = db.lastInsertedRowID
@@ -277,7 +277,7 @@ final class OutboxStore: Sendable {
             written.capDrops = capDrops.filter { drops[$0.key] == nil }
             return written
         }
-        if !added.isEmpty { envelopes.withLock { $0.ids.merge(added) { old, _ in old } } }
+        if !added.isEmpty { envelopes.withLock { $0.ids.merge(added) { _, new in new } } }
         return written
     }
 
