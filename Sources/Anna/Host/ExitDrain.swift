@@ -48,7 +48,7 @@ enum ExitDrain {
         }
         guard !managers.isEmpty else { return }
         let loss = drain(managers, before: ContinuousClock.now + bound)
-        if let line = loss.line { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        if let line = loss.line { FileHandleOutputSink.standardError.write(line + "\n") }
     }
 
     /// Drains `managers` before `deadline`: their script queues together first, then their

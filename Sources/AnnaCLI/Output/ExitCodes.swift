@@ -15,8 +15,8 @@ enum ExitCodes {
     /// writable, `--coverage=FILE` not writable (`EX_CANTCREAT`).
     static let cannotCreate = ExitCode(73)
     /// Output was lost: standard output, standard error or an output file could not be
-    /// written to (a full disk, a closed pipe), said on standard error when it still can be
-    /// (`EX_IOERR`).
+    /// written to (a full disk, say), said on standard error when it still can be
+    /// (`EX_IOERR`). A closed pipe ends `anna` by `SIGPIPE`, as it ends other tools.
     static let outputLost = ExitCode(74)
 
     /// The table shown by `anna --help` (and in the README).
@@ -32,6 +32,6 @@ enum ExitCodes {
           73  a file cannot be written: anna init into a folder that is not empty,
               --coverage=FILE, --console FILE
           74  output was lost: standard output, standard error or an output file
-              could not be written to (a full disk, a closed pipe)
+              could not be written to (a full disk, say)
         """
 }

@@ -32,7 +32,7 @@ package struct StandardStreams: Sendable {
         /// A buffer in memory.
         case memory(Capture)
 
-        /// Writes `text` as is. A write error (a full disk, a closed pipe) is noted in
+        /// Writes `text` as is. A write error (a full disk, say) is noted in
         /// ``StandardStreams/process``'s ``lostOutput`` and, for standard output, said once on
         /// standard error; what follows is written as far as it can be.
         package func write(_ text: String) {

@@ -18,9 +18,15 @@ public struct FileHandleOutputSink: OutputSink {
     /// Standard error.
     public static var standardError: FileHandleOutputSink { FileHandleOutputSink(.standardError) }
 
-    /// Writes the UTF-8 bytes of `text`.
+    /// Writes the UTF-8 bytes of `text`. A write that fails (a full disk) is dropped: this is
+    /// where it would be said, and a full disk must not stop the host (Foundation's
+    /// non-throwing `write` traps on it).
     public func write(_ text: String) {
-        handle.write(Data(text.utf8))
+        do {
+            try handle.write(contentsOf: Data(text.utf8))
+        } catch {
+            return  // nowhere left to say it
+        }
     }
 }
 
